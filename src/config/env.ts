@@ -1,0 +1,193 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { parseHostAllowlist, type HostAllowlist } from '../net/host-allowlist';
+
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const csv = z
+  .string()
+  .default('')
+  .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean));
+
+/**
+ * Every environment variable the API and the worker read. A test keeps the README's table in
+ * step with these names.
+ */
+const envSchema = z
+  .object({
+    /** Port the API listens on. */
+    PORT: int(3002, 1).refine((p) => p <= 65535, 'must be a TCP port (1-65535)'),
+    /** Interface the API binds; set 0.0.0.0 in containers. */
+    HOST: z.string().min(1).default('127.0.0.1'),
+    /** Base URL clients reach the API at; used in `next` links and image URLs. */
+    PUBLIC_URL: z.url().optional(),
+    /** Directory for local state: dev key, screenshots, Temporal's dev database. */
+    DATA_DIR: z.string().min(1).default('./data'),
+    /** Postgres connection string. */
+    DATABASE_URL: z.url({ error: 'must be a postgres:// connection URL' }).refine(
+      (u) => /^postgres(ql)?:\/\//.test(u),
+      'must start with postgres:// or postgresql://',
+    ),
+    /** Maximum Postgres connections per process. */
+    DATABASE_POOL_SIZE: int(10, 1),
+    /** Temporal frontend address, host:port. */
+    TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').default('127.0.0.1:7233'),
+    /** Temporal namespace. */
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    /** Prefix of the two task queues: `<prefix>-http` and `<prefix>-browser`. */
+    TEMPORAL_TASK_QUEUE_PREFIX: z.string().regex(/^[\w.-]+$/, 'letters, digits, dot, dash, underscore').default('wcs'),
+    /** Which task queues this worker process polls. */
+    WORKER_QUEUES: csv.pipe(z.array(z.enum(['http', 'browser'])).min(1, 'name at least one of http, browser')).default(['http', 'browser']),
+    /** Chromium or Chrome executable; found automatically when unset. */
+    CHROMIUM_PATH: z.string().optional(),
+    /** Concurrent browser pages per worker. */
+    BROWSER_MAX_PAGES: int(4, 1),
+    /** Restart Chromium after this many pages, to bound its memory. */
+    BROWSER_RESTART_AFTER_PAGES: int(500, 1),
+    /** Where screenshot images are kept: `fs` (files under DATA_DIR/screenshots) or `s3` (any S3-compatible store). */
+    SCREENSHOT_STORAGE: z.enum(['fs', 's3']).default('fs'),
+    /** Seconds a screenshot URL stays valid (default 24 h). */
+    SCREENSHOT_TTL_SECONDS: int(86_400, 1),
+    /** Seconds between runs of the Temporal Schedule that deletes expired screenshots. */
+    SCREENSHOT_CLEANUP_INTERVAL_SECONDS: int(3_600, 1),
+    /** Tallest full-page capture, in image pixels; taller pages are cut with a `warning`. */
+    SCREENSHOT_MAX_HEIGHT: int(16_384, 100),
+    /** S3 endpoint for SCREENSHOT_STORAGE=s3 (MinIO, R2, ...); unset means AWS itself. */
+    S3_ENDPOINT: z.url().optional(),
+    /** S3 region (`auto` for R2). */
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    /** Bucket that holds the screenshots; required with SCREENSHOT_STORAGE=s3. */
+    S3_BUCKET: z.string().min(1).optional(),
+    /** Key prefix of screenshot objects in the bucket. */
+    S3_PREFIX: z.string().default('screenshots/'),
+    /** S3 access key; the AWS SDK's default credential chain when unset. */
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    /** S3 secret key, with S3_ACCESS_KEY_ID. */
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** Path-style bucket addressing (MinIO needs it; AWS and R2 accept it). */
+    S3_FORCE_PATH_STYLE: bool(true),
+    /** Most pages one crawl batch activity takes (each heartbeats per page). */
+    CRAWL_BATCH_SIZE: int(20, 1),
+    /** Most crawl batches in flight against one host (one when it has a delay). */
+    CRAWL_HOST_CONCURRENCY: int(10, 1),
+    /** Test-only: `host` or `host:port` entries that may be fetched although not public. */
+    ALLOW_PRIVATE_HOSTS: z
+      .string()
+      .default('')
+      .transform((s, ctx): HostAllowlist => {
+        try {
+          return parseHostAllowlist(s);
+        } catch (e) {
+          ctx.addIssue({ code: 'custom', message: (e as Error).message });
+          return z.NEVER;
+        }
+      }),
+    /** User-Agent sent with every fetch unless the request overrides it. */
+    USER_AGENT: z.string().min(1).default('Mozilla/5.0 (compatible; web-context-service/0.1; +https://github.com/web-context-service)'),
+    /** Largest page body fetched, in bytes. */
+    MAX_PAGE_BYTES: int(10 * 1024 * 1024, 1024),
+    /** Largest request body the API accepts, in bytes. */
+    MAX_BODY_BYTES: int(1024 * 1024, 1024),
+    /** Requests per minute per API key; 0 disables the limit. */
+    RATE_LIMIT_PER_MINUTE: int(600),
+    /** Hours a job's results stay readable. */
+    JOB_TTL_HOURS: int(24, 1),
+    /** pino log level. */
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Enables the OpenAPI docs page at /docs. */
+    DOCS_ENABLED: bool(true),
+    /** OpenAI-compatible Chat Completions base URL for extraction (Ollama: http://127.0.0.1:11434/v1); unset: no LLM. */
+    LLM_BASE_URL: z.url().optional(),
+    /** API key sent to LLM_BASE_URL; servers that ignore keys (Ollama) need none. */
+    LLM_API_KEY: z.string().optional(),
+    /** Model name at LLM_BASE_URL, e.g. gpt-4o-mini or llama3.1; required with LLM_BASE_URL. */
+    LLM_MODEL: z.string().min(1).optional(),
+    /** Tokens the model reads per request; longer pages are split into chunks that fit. */
+    LLM_CONTEXT_TOKENS: int(8192, 1024),
+    /** json_schema (structured output), json_object (JSON mode, then validation) or auto (json_schema, json_object when refused). */
+    LLM_RESPONSE_FORMAT: z.enum(['auto', 'json_schema', 'json_object']).default('auto'),
+    /** Milliseconds one LLM request may take. */
+    LLM_TIMEOUT_MS: int(120_000, 1_000),
+  })
+  .superRefine((e, ctx) => {
+    if (e.SCREENSHOT_STORAGE === 's3' && !e.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when SCREENSHOT_STORAGE=s3' });
+    if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['S3_SECRET_ACCESS_KEY'], message: 'set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together' });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+/** The LLM extraction may use; present only when LLM_BASE_URL and LLM_MODEL are set. */
+export interface LlmConfig {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  contextTokens: number;
+  responseFormat: 'auto' | 'json_schema' | 'json_object';
+  timeoutMs: number;
+}
+
+export interface Config extends Omit<Env, 'DATA_DIR' | 'PUBLIC_URL'> {
+  DATA_DIR: string;
+  PUBLIC_URL: string;
+  taskQueues: { http: string; browser: string };
+  llm?: LlmConfig;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment once at start; every bad variable is reported, not just the first. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input = Object.fromEntries(
+    Object.keys(envSchema.shape).map((k) => [k, env[k] === '' && k !== 'ALLOW_PRIVATE_HOSTS' ? undefined : env[k]]),
+  );
+  const parsed = envSchema
+    .superRefine((e, ctx) => {
+      if (e.LLM_BASE_URL && !e.LLM_MODEL) ctx.addIssue({ code: 'custom', path: ['LLM_MODEL'], message: 'set it with LLM_BASE_URL (the model to call, e.g. llama3.1)' });
+      if (e.LLM_MODEL && !e.LLM_BASE_URL) ctx.addIssue({ code: 'custom', path: ['LLM_BASE_URL'], message: 'set it with LLM_MODEL (e.g. http://127.0.0.1:11434/v1 for Ollama)' });
+    })
+    .safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => {
+        const name = String(i.path[0] ?? '');
+        const value = env[name];
+        return `${name}: ${i.message}${value === undefined ? ' (not set)' : ` (got ${JSON.stringify(value)})`}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const llm: LlmConfig | undefined =
+    e.LLM_BASE_URL && e.LLM_MODEL
+      ? {
+          baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ''),
+          apiKey: e.LLM_API_KEY || 'unused',
+          model: e.LLM_MODEL,
+          contextTokens: e.LLM_CONTEXT_TOKENS,
+          responseFormat: e.LLM_RESPONSE_FORMAT,
+          timeoutMs: e.LLM_TIMEOUT_MS,
+        }
+      : undefined;
+  return {
+    ...e,
+    ...(llm && { llm }),
+    DATA_DIR: path.resolve(e.DATA_DIR),
+    PUBLIC_URL: (e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+    taskQueues: {
+      http: `${e.TEMPORAL_TASK_QUEUE_PREFIX}-http`,
+      browser: `${e.TEMPORAL_TASK_QUEUE_PREFIX}-browser`,
+    },
+  };
+}
+
+export const configVariables = Object.keys(envSchema.shape);

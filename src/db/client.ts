@@ -1,0 +1,19 @@
+import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import * as schema from './schema';
+
+export type Db = PostgresJsDatabase<typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Either a pool or an open transaction: read helpers take both. */
+export type Queryable = Db | Tx;
+
+export interface Database {
+  db: Db;
+  sql: postgres.Sql;
+  close(): Promise<void>;
+}
+
+export function connectDatabase(url: string, poolSize: number): Database {
+  const sql = postgres(url, { max: poolSize, onnotice: () => {}, connect_timeout: 10 });
+  return { db: drizzle(sql, { schema }), sql, close: () => sql.end({ timeout: 5 }) };
+}

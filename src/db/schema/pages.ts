@@ -1,0 +1,63 @@
+import { index, integer, json, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { ActionResults, StoredMetadata } from '../../scrape/document';
+import { jobs } from './jobs';
+
+/**
+ * queued: in a crawl's frontier. scraping: claimed by a batch in flight. scraped / failed:
+ * done. blocked: refused by robots.txt (listed, never fetched, not counted against the limit).
+ */
+export type PageStatus = 'queued' | 'scraping' | 'scraped' | 'failed' | 'blocked';
+
+/**
+ * One URL of a job. (job, url_key) is unique, so a retried activity updates its row rather than
+ * adding one. Formats are stored as produced; the API picks what the caller asked for.
+ */
+export const pages = pgTable(
+  'pages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    urlKey: text('url_key').notNull(),
+    url: text('url').notNull(),
+    depth: integer('depth').notNull().default(0),
+    /** host:port, for per-host politeness in a crawl. */
+    host: text('host'),
+    /** The batch that claimed this page; a retried batch finds its pages by it. */
+    claimId: text('claim_id'),
+    /** A page put back in the frontier (Retry-After, backoff) waits until then. */
+    notBefore: timestamp('not_before', { withTimezone: true }),
+    status: text('status').$type<PageStatus>().notNull().default('queued'),
+    /** Hash of the options that shape the content; a `maxAge` cache hit must match it. */
+    variant: text('variant'),
+    statusCode: integer('status_code'),
+    title: text('title'),
+    description: text('description'),
+    markdown: text('markdown'),
+    html: text('html'),
+    rawHtml: text('raw_html'),
+    text: text('text'),
+    links: jsonb('links').$type<string[]>(),
+    screenshot: text('screenshot'),
+    /** The json format's result; `json` keeps the schema's key order (jsonb would sort keys). */
+    json: json('json'),
+    /** Results of the scrape's `actions`, when it had any. */
+    actions: jsonb('actions').$type<ActionResults>(),
+    warning: text('warning'),
+    metadata: jsonb('metadata').$type<StoredMetadata>(),
+    errorCode: text('error_code'),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    credits: integer('credits').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    scrapedAt: timestamp('scraped_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('pages_job_url_idx').on(t.jobId, t.urlKey),
+    index('pages_job_status_idx').on(t.jobId, t.status, t.depth),
+    index('pages_job_claim_idx').on(t.jobId, t.claimId),
+    index('pages_job_scraped_idx').on(t.jobId, t.scrapedAt),
+    index('pages_cache_idx').on(t.urlKey, t.variant, t.scrapedAt),
+  ],
+);

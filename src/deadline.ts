@@ -1,0 +1,12 @@
+/**
+ * One abort signal for a unit of work: fires at the deadline or when `cancel` fires, and says
+ * which, so a timeout is reported as a timeout and a cancellation as a cancellation.
+ */
+export function deadlineSignal(deadline: number, cancel?: AbortSignal): { signal: AbortSignal; timedOut: () => boolean; remainingMs: () => number } {
+  const timeout = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+  return {
+    signal: cancel ? AbortSignal.any([cancel, timeout]) : timeout,
+    timedOut: () => timeout.aborted,
+    remainingMs: () => Math.max(0, deadline - Date.now()),
+  };
+}

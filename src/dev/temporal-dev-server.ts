@@ -1,0 +1,78 @@
+import { mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { SEARCH_ATTRIBUTES, searchAttributeFlags } from '../temporal/search-attributes';
+import { startProcess, waitFor } from './child-process';
+import { CACHE_DIR } from './paths';
+import { findTemporalCli } from './temporal-cli';
+
+export interface TemporalServerOptions {
+  port: number;
+  uiPort: number;
+  /** SQLite file for state that survives restarts; in-memory when absent. */
+  dbFilename?: string;
+  /** `--dynamic-config-value` entries, e.g. `limit.historyCount.suggestContinueAsNew: 200`. */
+  dynamicConfig?: Record<string, string | number | boolean>;
+  /** Where the server's own log goes. */
+  logFile: string;
+  log: (message: string) => void;
+}
+
+export interface TemporalServer {
+  address: string;
+  uiUrl: string;
+  stop(): Promise<void>;
+}
+
+async function serving(address: string): Promise<boolean> {
+  const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+  try {
+    await connection.workflowService.describeNamespace({ namespace: 'default' });
+    return true;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Starts a Temporal dev server (with Web UI and our search attributes) and waits until it serves. */
+export async function startTemporalDevServer(o: TemporalServerOptions): Promise<TemporalServer> {
+  const address = `127.0.0.1:${o.port}`;
+  const uiUrl = `http://127.0.0.1:${o.uiPort}`;
+  const dynamic = Object.entries(o.dynamicConfig ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  const binary = findTemporalCli(o.log);
+
+  if (!binary) {
+    o.log('downloading the Temporal CLI through @temporalio/testing...');
+    const env = await TestWorkflowEnvironment.createLocal({
+      server: {
+        executable: { type: 'cached-download', downloadDir: path.join(CACHE_DIR, 'temporal-download') },
+        ip: '127.0.0.1',
+        port: o.port,
+        ui: true,
+        uiPort: o.uiPort,
+        ...(o.dbFilename && { dbFilename: o.dbFilename }),
+        searchAttributes: Object.values(SEARCH_ATTRIBUTES),
+        extraArgs: dynamic.flatMap((d) => ['--dynamic-config-value', d]),
+      },
+    });
+    return { address: env.address, uiUrl, stop: () => env.teardown() };
+  }
+
+  if (o.dbFilename) mkdirSync(path.dirname(o.dbFilename), { recursive: true });
+  mkdirSync(path.dirname(o.logFile), { recursive: true });
+  const logFd = openSync(o.logFile, 'a');
+  const args = [
+    'server', 'start-dev',
+    '--ip', '127.0.0.1',
+    '--port', String(o.port),
+    '--ui-port', String(o.uiPort),
+    '--log-level', 'warn',
+    ...(o.dbFilename ? ['--db-filename', o.dbFilename] : []),
+    ...searchAttributeFlags().flatMap((s) => ['--search-attribute', s]),
+    ...dynamic.flatMap((d) => ['--dynamic-config-value', d]),
+  ];
+  const server = startProcess('temporal', binary, args, { stdio: ['ignore', logFd, logFd] });
+  await waitFor(`Temporal dev server (log: ${o.logFile})`, () => serving(address), 60_000, server.exited);
+  return { address, uiUrl, stop: () => server.stop() };
+}
