@@ -1,0 +1,33 @@
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import type { Config } from '../config/env';
+import { connectDatabase, type Db } from '../db/client';
+import { PublicUrlGate } from '../net/public-url-gate';
+import { createImageStore } from '../screenshots/create-image-store';
+import { ScreenshotStore } from '../screenshots/screenshot-store';
+import { createTemporalClient } from '../temporal/client';
+
+/** What route handlers may use. Built once per process by main.ts (or by a test). */
+export interface ApiDeps {
+  config: Config;
+  db: Db;
+  temporal: Client;
+  gate: PublicUrlGate;
+  logger: Logger;
+  /** Screenshot rows and images: the API serves them, the worker writes them. */
+  screenshots: ScreenshotStore;
+}
+
+/** Opens what the API needs from its configuration; `close` releases it all. */
+export function openApiDeps(config: Config, logger: Logger): { deps: ApiDeps; close(): Promise<void> } {
+  const database = connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const temporal = createTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const images = createImageStore(config);
+  const screenshots = new ScreenshotStore(database.db, images, { publicUrl: config.PUBLIC_URL, ttlSeconds: config.SCREENSHOT_TTL_SECONDS });
+  return {
+    deps: { config, db: database.db, temporal, gate: new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS), logger, screenshots },
+    close: async () => {
+      await Promise.all([database.close(), temporal.connection.close(), images.close()]);
+    },
+  };
+}

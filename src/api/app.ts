@@ -1,0 +1,41 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { ApiDeps } from './api-deps';
+import { requireApiKey } from './middleware/authenticate';
+import { errorHandler } from './middleware/error-handler';
+import { jsonBody } from './middleware/json-body';
+import { rateLimit } from './middleware/rate-limit';
+import { requestLogger } from './middleware/request-logger';
+import { RouteTable } from './route';
+import { registerBatchRoutes } from './routes/batch';
+import { registerCrawlRoutes } from './routes/crawl';
+import { registerDocsRoutes } from './routes/docs';
+import { registerExtractRoutes } from './routes/extract';
+import { registerHealthRoutes } from './routes/health';
+import { registerMapRoutes } from './routes/map';
+import { registerScrapeRoutes } from './routes/scrape';
+import { registerScreenshotRoutes } from './routes/screenshot';
+import { registerTeamRoutes } from './routes/team';
+
+/** The Koa application: middleware in the order a request meets it, then the route table. */
+export function createApp(deps: ApiDeps): { app: Koa; routes: RouteTable } {
+  const app = new Koa({ proxy: false });
+  const router = new Router();
+  const routes = new RouteTable(router, [requireApiKey(deps.db), rateLimit(deps.config.RATE_LIMIT_PER_MINUTE)]);
+  registerHealthRoutes(routes, deps);
+  registerScrapeRoutes(routes, deps);
+  registerCrawlRoutes(routes, deps);
+  registerBatchRoutes(routes, deps);
+  registerMapRoutes(routes, deps);
+  registerScreenshotRoutes(routes, deps);
+  registerExtractRoutes(routes, deps);
+  registerTeamRoutes(routes, deps);
+  registerDocsRoutes(routes, deps);
+
+  app.use(requestLogger(deps.logger));
+  app.use(errorHandler(deps.logger));
+  app.use(jsonBody(deps.config.MAX_BODY_BYTES));
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: false }));
+  return { app, routes };
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import type { RouteSpec } from '../route';
+import { errorSchema } from '../schemas/error-schema';
+
+const COMMON_ERRORS: Record<number, string> = {
+  400: 'Invalid body or query (BAD_REQUEST, BAD_REQUEST_INVALID_JSON)',
+  401: 'Missing, unknown or revoked API key',
+  429: 'Rate limit exceeded (RATE_LIMITED, with Retry-After)',
+  500: 'Internal error, with an error id that is also logged',
+};
+
+type Schemas = Record<string, unknown>;
+
+/** Points `#/$defs/X` references at `#/components/schemas/X`, where the definitions are moved. */
+function componentRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(componentRefs);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(/^#\/\$defs\//, '#/components/schemas/') : componentRefs(v)]),
+  );
+}
+
+/**
+ * The JSON Schema of a zod schema. Named sub-schemas (`.meta({ id })`) come out as `$defs` of
+ * the schema, but a `$ref` in OpenAPI resolves against the whole document, so they are moved to
+ * `components.schemas` (collected in `components`) and referenced there.
+ */
+function jsonSchema(schema: z.ZodType, components: Schemas): Record<string, unknown> {
+  const { $schema: _, $defs, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  for (const [name, definition] of Object.entries(($defs ?? {}) as Schemas)) components[name] ??= componentRefs(definition);
+  return componentRefs(rest) as Record<string, unknown>;
+}
+
+function queryParameters(schema: z.ZodType | undefined, components: Schemas) {
+  if (!schema) return [];
+  const shape = jsonSchema(schema, components) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  return Object.entries(shape.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: shape.required?.includes(name) ?? false,
+    schema: s,
+    ...(typeof s.description === 'string' && { description: s.description }),
+  }));
+}
+
+/** The OpenAPI 3.1 document, built from the route table's zod schemas. */
+export function buildOpenApiDocument(specs: readonly RouteSpec[], serverUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Schemas = {};
+  jsonSchema(errorSchema, schemas); // registers Error, which every error response references
+  for (const spec of specs) {
+    const path = spec.path.replace(/:(\w+)/g, '{$1}');
+    const pathParams = [...spec.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const responses: Record<string, unknown> = {};
+    for (const [status, r] of Object.entries(spec.responses)) {
+      responses[status] = {
+        description: r.description,
+        ...(r.schema && { content: { [r.contentType ?? 'application/json']: { schema: jsonSchema(r.schema, schemas) } } }),
+      };
+    }
+    for (const [status, description] of Object.entries(COMMON_ERRORS)) {
+      if (status === '401' && !spec.auth) continue;
+      if (status === '400' && !spec.body && !spec.query) continue;
+      responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    }
+    (paths[path] ??= {})[spec.method] = {
+      summary: spec.summary,
+      ...(spec.description && { description: spec.description }),
+      tags: [spec.tag],
+      ...(spec.auth ? { security: [{ bearerAuth: [] }] } : { security: [] }),
+      parameters: [...pathParams, ...queryParameters(spec.query, schemas)],
+      ...(spec.body && { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(spec.body, schemas) } } } }),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'web-context-service',
+      version: '1',
+      description:
+        'Turns public web pages into context for agents. Wire-compatible with the Firecrawl v1 API where the two overlap. Every error has the shape of the Error schema.',
+    },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from `wcs keys create` or the one `npm start` prints.' } },
+      schemas,
+    },
+    paths,
+  };
+}

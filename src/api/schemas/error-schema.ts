@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { ERROR_STATUS } from '../../errors';
+
+/** The one error body every failing call returns (API.md, "Conventions"). */
+export const errorSchema = z
+  .object({
+    success: z.literal(false),
+    code: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]),
+    error: z.string().describe('A human sentence.'),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('One entry per invalid field.'),
+    errorId: z.string().optional().describe('On INTERNAL_ERROR: the id under which the error was logged.'),
+  })
+  .meta({ id: 'Error' });

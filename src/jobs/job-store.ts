@@ -1,0 +1,52 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db, Queryable } from '../db/client';
+import { jobs, type JobKind } from '../db/schema';
+
+export type JobRow = typeof jobs.$inferSelect;
+
+export interface NewJob {
+  id: string;
+  teamId: string;
+  kind: JobKind;
+  url?: string;
+  options: unknown;
+  pageLimit?: number;
+  ttlHours: number;
+  idempotencyKey?: string;
+  requestHash?: string;
+}
+
+export async function createJob(db: Db, job: NewJob): Promise<JobRow> {
+  const [row] = await db
+    .insert(jobs)
+    .values({
+      id: job.id,
+      teamId: job.teamId,
+      kind: job.kind,
+      url: job.url,
+      options: job.options,
+      pageLimit: job.pageLimit,
+      idempotencyKey: job.idempotencyKey,
+      requestHash: job.requestHash,
+      expiresAt: new Date(Date.now() + job.ttlHours * 3_600_000),
+    })
+    .returning();
+  return row!;
+}
+
+/** A job of this team; another team's job is indistinguishable from a missing one. */
+export async function findJob(db: Db, teamId: string, id: string): Promise<JobRow | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  const [row] = await db.select().from(jobs).where(and(eq(jobs.id, id), eq(jobs.teamId, teamId)));
+  return row;
+}
+
+/** Marks a job completed, inside the transaction that stored its result. */
+export async function completeJob(tx: Queryable, id: string): Promise<void> {
+  await tx.update(jobs).set({ status: 'completed', finishedAt: new Date() }).where(eq(jobs.id, id));
+}
+
+/** Marks a job failed for good, with the code and message its caller will see. */
+export async function failJob(db: Queryable, id: string, failure: { code: string; message: string }): Promise<void> {
+  await db.update(jobs).set({ status: 'failed', errorCode: failure.code, error: failure.message, finishedAt: new Date() }).where(eq(jobs.id, id));
+}

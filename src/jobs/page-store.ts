@@ -1,0 +1,154 @@
+import { and, desc, eq, gte, isNotNull, ne, sql } from 'drizzle-orm';
+import { charge } from '../credits/ledger';
+import type { Db, Queryable, Tx } from '../db/client';
+import { jobs, pages } from '../db/schema';
+import type { StoredMetadata } from '../scrape/document';
+import type { ScrapedPage } from '../scrape/scraped-page';
+
+/** Which row of which job a page belongs to. */
+export interface PageRef {
+  jobId: string;
+  teamId: string;
+  /** The URL as requested or discovered. */
+  url: string;
+  urlKey: string;
+  depth: number;
+  /** Id of a new row, generated when absent; a single-page scrape uses its job id, so scrapeId finds the workflow. */
+  pageId?: string;
+}
+
+export interface PageChargeSpec {
+  amount: number;
+  operation: string;
+  /** Unique per page of a job, e.g. `scrape:<job>` or `crawl:<job>:<urlKey>`. */
+  idempotencyKey: string;
+}
+
+export interface StoredPage {
+  pageId: string;
+  statusCode: number;
+  credits: number;
+}
+
+export interface StoreOptions {
+  /** Keep the unprocessed HTML (only when the caller asked for rawHtml). */
+  keepRawHtml: boolean;
+  /** Also mark the job completed, in the same transaction (single-page jobs). */
+  finishJob: boolean;
+  variant: string;
+}
+
+/** The stored, successful page of this job at this URL, if an earlier attempt got that far. */
+export async function findStoredPage(db: Queryable, jobId: string, urlKey: string): Promise<StoredPage | undefined> {
+  const [row] = await db
+    .select({ pageId: pages.id, statusCode: pages.statusCode, credits: pages.credits })
+    .from(pages)
+    .where(and(eq(pages.jobId, jobId), eq(pages.urlKey, urlKey), eq(pages.status, 'scraped')));
+  return row && { pageId: row.pageId, statusCode: row.statusCode ?? 0, credits: row.credits };
+}
+
+/**
+ * Stores a scraped page and its charge in one transaction. A page already stored by an earlier
+ * attempt wins: the row is left as it is and no second charge is made.
+ */
+export async function storeScrapedPage(
+  db: Db,
+  ref: PageRef,
+  page: ScrapedPage,
+  price: PageChargeSpec,
+  options: StoreOptions,
+  /** More writes that belong to the same transaction (a crawl's new links, a webhook event). */
+  alongside?: (tx: Tx, pageId: string) => Promise<void>,
+): Promise<StoredPage> {
+  const { content } = page;
+  const metadata: StoredMetadata = {
+    ...content.metadata,
+    sourceURL: ref.url,
+    url: page.finalUrl,
+    statusCode: page.statusCode,
+    ...(page.contentType && { contentType: page.contentType }),
+    renderer: page.renderer,
+    ...(page.cachedAt && { cacheState: 'hit' as const, cachedAt: page.cachedAt }),
+    ...(content.mainContent && { mainContent: content.mainContent }),
+    timing: page.timing,
+  };
+  const values = {
+    status: 'scraped' as const,
+    variant: options.variant,
+    statusCode: page.statusCode,
+    title: content.metadata.title ?? null,
+    description: content.metadata.description ?? null,
+    markdown: content.markdown,
+    html: content.html,
+    rawHtml: options.keepRawHtml ? content.rawHtml : null,
+    text: content.text,
+    links: content.links,
+    screenshot: page.screenshot ?? null,
+    actions: page.actions ?? null,
+    warning: content.warning ?? null,
+    metadata,
+    errorCode: null,
+    error: null,
+    credits: price.amount,
+    attempts: sql`${pages.attempts} + 1`,
+    scrapedAt: new Date(),
+  };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(pages)
+      .values({ ...(ref.pageId && { id: ref.pageId }), jobId: ref.jobId, urlKey: ref.urlKey, url: ref.url, depth: ref.depth, ...values, attempts: 1 })
+      .onConflictDoUpdate({ target: [pages.jobId, pages.urlKey], set: values, setWhere: ne(pages.status, 'scraped') })
+      .returning({ pageId: pages.id });
+    if (!row) {
+      return (await findStoredPage(tx, ref.jobId, ref.urlKey))!;
+    }
+    await charge(tx, { teamId: ref.teamId, amount: price.amount, operation: price.operation, jobId: ref.jobId, idempotencyKey: price.idempotencyKey });
+    await alongside?.(tx, row.pageId);
+    if (options.finishJob) {
+      await tx.update(jobs).set({ status: 'completed', finishedAt: new Date() }).where(eq(jobs.id, ref.jobId));
+    }
+    return { pageId: row.pageId, statusCode: page.statusCode, credits: price.amount };
+  });
+}
+
+export interface PageFailure {
+  code: string;
+  message: string;
+  attempts: number;
+}
+
+/** Records that a page failed for good; a page that succeeded meanwhile is left alone. */
+export async function storeFailedPage(db: Db, ref: PageRef, failure: PageFailure, finishJob: boolean): Promise<void> {
+  const values = { status: 'failed' as const, errorCode: failure.code, error: failure.message, attempts: failure.attempts };
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(pages)
+      .values({ ...(ref.pageId && { id: ref.pageId }), jobId: ref.jobId, urlKey: ref.urlKey, url: ref.url, depth: ref.depth, ...values })
+      .onConflictDoUpdate({ target: [pages.jobId, pages.urlKey], set: values, setWhere: ne(pages.status, 'scraped') });
+    if (finishJob) {
+      await tx
+        .update(jobs)
+        .set({ status: 'failed', errorCode: failure.code, error: failure.message, finishedAt: new Date() })
+        .where(eq(jobs.id, ref.jobId));
+    }
+  });
+}
+
+/** The newest stored copy of a URL with the same content variant, no older than `maxAgeMs`. */
+export async function findCachedPage(db: Db, urlKey: string, variant: string, maxAgeMs: number, needRawHtml: boolean) {
+  const [row] = await db
+    .select()
+    .from(pages)
+    .where(
+      and(
+        eq(pages.urlKey, urlKey),
+        eq(pages.variant, variant),
+        eq(pages.status, 'scraped'),
+        gte(pages.scrapedAt, new Date(Date.now() - maxAgeMs)),
+        ...(needRawHtml ? [isNotNull(pages.rawHtml)] : []),
+      ),
+    )
+    .orderBy(desc(pages.scrapedAt))
+    .limit(1);
+  return row;
+}

@@ -1,0 +1,18 @@
+import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import type { Logger } from 'pino';
+
+const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
+  TRACE: 'trace',
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARN: 'warn',
+  ERROR: 'error',
+};
+
+/** Routes the Temporal SDK's own logs (worker and core) into our JSON log. */
+export function installTemporalLogger(logger: Logger): void {
+  const child = logger.child({ component: 'temporal' });
+  Runtime.install({
+    logger: new DefaultLogger('WARN', ({ level, message, meta }) => child[LEVELS[level]](meta ?? {}, message)),
+  });
+}
