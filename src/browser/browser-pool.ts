@@ -1,0 +1,113 @@
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright';
+import type { Logger } from 'pino';
+import { CHROMIUM_ARGS } from './launch-args';
+
+export interface BrowserPoolOptions {
+  executablePath: string;
+  /** Pages open at once across all contexts; more wait their turn. */
+  maxPages: number;
+  /** Relaunch the browser after it has served this many contexts. */
+  restartAfterPages: number;
+  /** Proxy every context falls back to (the gate), so no request leaves unfiltered. */
+  defaultProxy: string;
+  logger: Logger;
+}
+
+interface Generation {
+  browser: Promise<Browser>;
+  served: number;
+  active: number;
+  retired: boolean;
+}
+
+/**
+ * One Chromium per worker, reused across jobs, with one context per job. The browser is
+ * relaunched after `restartAfterPages` contexts (once its last context closes) and after a
+ * crash; a crash fails only the contexts that were open in it.
+ */
+export class BrowserPool {
+  private current: Generation | null = null;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  private closed = false;
+
+  constructor(private readonly options: BrowserPoolOptions) {}
+
+  /** Runs `fn` in a fresh context, closed afterwards whatever happens. */
+  async withContext<T>(contextOptions: BrowserContextOptions, fn: (context: BrowserContext) => Promise<T>): Promise<T> {
+    await this.acquireSlot();
+    const generation = this.generation();
+    generation.active++;
+    generation.served++;
+    let context: BrowserContext | undefined;
+    try {
+      const browser = await generation.browser;
+      context = await browser.newContext(contextOptions);
+      return await fn(context);
+    } finally {
+      await context?.close().catch(() => {});
+      generation.active--;
+      if (generation.served >= this.options.restartAfterPages) this.retire(generation);
+      this.releaseSlot();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const generation = this.current;
+    this.current = null;
+    if (generation) await (await generation.browser.catch(() => null))?.close().catch(() => {});
+  }
+
+  private generation(): Generation {
+    if (this.closed) throw new Error('browser pool is closed');
+    if (!this.current || this.current.retired) this.current = this.launch();
+    return this.current;
+  }
+
+  private launch(): Generation {
+    const generation: Generation = { browser: Promise.resolve(null as unknown as Browser), served: 0, active: 0, retired: false };
+    generation.browser = chromium
+      .launch({
+        executablePath: this.options.executablePath,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        proxy: { server: this.options.defaultProxy },
+        // The worker drains its activities on SIGTERM and closes the browser afterwards.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      })
+      .then((browser) => {
+        browser.on('disconnected', () => {
+          if (this.current === generation) this.current = null;
+          if (!generation.retired && !this.closed) this.options.logger.warn('chromium disconnected; the next page relaunches it');
+        });
+        return browser;
+      });
+    generation.browser.catch(() => {
+      if (this.current === generation) this.current = null;
+    });
+    return generation;
+  }
+
+  private retire(generation: Generation): void {
+    generation.retired = true;
+    if (this.current === generation) this.current = null;
+    if (generation.active === 0) void generation.browser.then((b) => b.close()).catch(() => {});
+  }
+
+  private acquireSlot(): Promise<void> {
+    if (this.running < this.options.maxPages) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private releaseSlot(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+}

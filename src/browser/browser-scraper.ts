@@ -1,0 +1,227 @@
+import { devices, type BrowserContext, type BrowserContextOptions, type Page, type Response } from 'playwright';
+import { AppError, isErrorCode } from '../errors';
+import { FilteringProxy, PROXY_ERROR_HEADER } from '../net/filtering-proxy';
+import { defaultPort, type PublicUrlGate } from '../net/public-url-gate';
+import { deadlineSignal } from '../deadline';
+import { processBody } from '../scrape/process/process-body';
+import { requestHeaders } from '../scrape/request-headers';
+import type { ScrapeOptions } from '../scrape/scrape-options';
+import type { ScrapedPage } from '../scrape/scraped-page';
+import type { CaptureViewport, ScreenshotDetails } from '../screenshots/screenshot-details';
+import type { CapturedImage } from '../screenshots/screenshot-store';
+import { isAdHost } from './ad-hosts';
+import type { BrowserPool } from './browser-pool';
+import { capturePage, type CaptureRequest } from './capture';
+import { NetworkActivity } from './network-activity';
+import { runActions } from './run-actions';
+
+/** Upper bound on waiting for the network to go quiet after `load`. */
+const NETWORK_QUIET_MAX_MS = 5_000;
+const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
+const MOBILE_DEVICE = devices['Pixel 7']!;
+
+export interface BrowserScraperConfig {
+  userAgent: string;
+  /** Tallest full-page capture, in image pixels (SCREENSHOT_MAX_HEIGHT). */
+  maxCaptureHeight: number;
+}
+
+/** How a page is opened: the request and device settings shared by scrapes and screenshots. */
+export interface PageSetup extends Pick<ScrapeOptions, 'headers' | 'location' | 'mobile' | 'skipTlsVerification' | 'blockAds' | 'waitFor'> {
+  /** Overrides the device's viewport and pixel density. */
+  viewport?: { width: number; height: number };
+  deviceScaleFactor?: number;
+  /** Load images and fonts too (screenshots need them). */
+  loadAllResources: boolean;
+}
+
+/** A page that has loaded and settled, handed to what the job does with it. */
+interface OpenedPage {
+  page: Page;
+  response: Response | null;
+  viewport: Omit<CaptureViewport, 'fullPage'>;
+  network: NetworkActivity;
+  timing: { navigationMs: number; waitMs: number };
+  remainingMs: () => number;
+}
+
+/** Stores an image and answers its URL. */
+export type SaveImage = (image: CapturedImage) => Promise<string>;
+
+export interface ScreenshotRequest extends CaptureRequest {
+  setup: PageSetup;
+}
+
+export interface ScreenshotResult {
+  image: CapturedImage;
+  details: Omit<ScreenshotDetails, 'timing'> & { timing: { navigationMs: number; waitMs: number; captureMs: number } };
+}
+
+function contextOptions(setup: PageSetup, proxyUrl: string, userAgent: string): { options: BrowserContextOptions; viewport: OpenedPage['viewport'] } {
+  const { 'user-agent': agent, ...extraHTTPHeaders } = requestHeaders(userAgent, setup);
+  const customAgent = Object.keys(setup.headers ?? {}).some((h) => h.toLowerCase() === 'user-agent');
+  const { defaultBrowserType: _, ...mobile } = MOBILE_DEVICE;
+  const device = setup.mobile
+    ? { ...mobile, ...(customAgent && { userAgent: agent }) }
+    : { viewport: DESKTOP_VIEWPORT, userAgent: agent, deviceScaleFactor: 1, isMobile: false, hasTouch: false };
+  const viewport = setup.viewport ?? device.viewport;
+  const deviceScaleFactor = setup.deviceScaleFactor ?? device.deviceScaleFactor;
+  return {
+    options: {
+      ...device,
+      viewport,
+      deviceScaleFactor,
+      proxy: { server: proxyUrl },
+      extraHTTPHeaders,
+      ignoreHTTPSErrors: setup.skipTlsVerification,
+      ...(setup.location?.languages?.[0] && { locale: setup.location.languages[0] }),
+    },
+    viewport: { ...viewport, deviceScaleFactor, isMobile: device.isMobile },
+  };
+}
+
+async function blockRequests(context: BrowserContext, setup: PageSetup): Promise<void> {
+  const blockedTypes = new Set(setup.loadAllResources ? ['media'] : ['image', 'media', 'font']);
+  await context.route('**/*', (route) => {
+    const request = route.request();
+    if (request.isNavigationRequest() && request.frame().parentFrame() === null) return route.continue();
+    if (blockedTypes.has(request.resourceType())) return route.abort('blockedbyclient');
+    if (setup.blockAds && isAdHost(new URL(request.url()).hostname)) return route.abort('blockedbyclient');
+    return route.continue();
+  });
+}
+
+function setupOf(options: ScrapeOptions): PageSetup {
+  const screenshots = options.formats.some((f) => f.startsWith('screenshot')) || (options.actions ?? []).some((a) => a.type === 'screenshot');
+  return { ...options, loadAllResources: screenshots };
+}
+
+function joinWarnings(...warnings: (string | undefined)[]): string | undefined {
+  const present = warnings.filter(Boolean);
+  return present.length > 0 ? present.join(' ') : undefined;
+}
+
+/** Renders pages in Chromium; every socket it opens goes through a per-job filtering proxy. */
+export class BrowserScraper {
+  constructor(
+    private readonly gate: PublicUrlGate,
+    private readonly pool: BrowserPool,
+    private readonly config: BrowserScraperConfig,
+  ) {}
+
+  /** Renders a page, runs its actions, takes the screenshot format, and reads the content. */
+  async scrape(url: string, options: ScrapeOptions, deadline: number, cancel: AbortSignal | undefined, save: SaveImage): Promise<ScrapedPage> {
+    return this.open(url, setupOf(options), deadline, cancel, async ({ page, response, network, timing, remainingMs }) => {
+      const limits = { maxHeight: this.config.maxCaptureHeight, remainingMs, network };
+      let started = performance.now();
+      const actions = options.actions?.length ? await runActions(page, options.actions, limits) : undefined;
+      const actionsMs = Math.round(performance.now() - started);
+
+      started = performance.now();
+      const shot = options.formats.find((f) => f.startsWith('screenshot'));
+      const capture = shot ? await capturePage(page, { format: 'png', fullPage: shot === 'screenshot@fullPage' }, limits) : undefined;
+      const captureMs = Math.round(performance.now() - started);
+
+      const contentType = response?.headers()['content-type'] ?? 'text/html';
+      const isHtml = /html/i.test(contentType);
+      const body = isHtml ? Buffer.from(await page.content()) : ((await response?.body()) ?? Buffer.alloc(0));
+      const finalUrl = page.url();
+      const content = await processBody(body, isHtml ? 'text/html; charset=utf-8' : contentType, finalUrl, options);
+      const warning = joinWarnings(content.warning, capture?.warning);
+      return {
+        finalUrl,
+        statusCode: response?.status() ?? 200,
+        contentType,
+        renderer: 'browser',
+        content: { ...content, ...(warning && { warning }) },
+        ...(capture && { screenshot: await save(capture.image) }),
+        ...(actions && {
+          actions: { screenshots: await Promise.all(actions.images.map(save)), scrapes: actions.scrapes, javascriptReturns: actions.javascriptReturns },
+        }),
+        timing: { ...timing, ...(actions && { actionsMs }), ...(capture && { captureMs }), ...content.timing },
+      };
+    });
+  }
+
+  /** Renders a page and captures it as POST /v1/screenshot asks. */
+  async screenshot(url: string, request: ScreenshotRequest, deadline: number, cancel?: AbortSignal): Promise<ScreenshotResult> {
+    return this.open(url, request.setup, deadline, cancel, async ({ page, response, viewport, network, timing, remainingMs }) => {
+      const started = performance.now();
+      const capture = await capturePage(page, request, { maxHeight: this.config.maxCaptureHeight, remainingMs, network });
+      const captureMs = Math.round(performance.now() - started);
+      return {
+        image: capture.image,
+        details: {
+          viewport: { ...viewport, fullPage: request.fullPage },
+          page: { url: page.url(), statusCode: response?.status() ?? 200, title: await page.title() },
+          timing: { ...timing, captureMs },
+          ...(capture.warning && { warning: capture.warning }),
+        },
+      };
+    });
+  }
+
+  /**
+   * Opens `url` in a fresh context behind its own filtering proxy, waits for it to settle, and
+   * hands it to `use`; context and proxy are closed afterwards whatever happens.
+   */
+  private async open<T>(url: string, setup: PageSetup, deadline: number, cancel: AbortSignal | undefined, use: (opened: OpenedPage) => Promise<T>): Promise<T> {
+    const target = this.gate.parse(url);
+    await this.gate.resolve(target.hostname, Number(target.port) || defaultPort(target.protocol));
+    const { signal, timedOut, remainingMs } = deadlineSignal(deadline, cancel);
+    const proxy = await FilteringProxy.start(this.gate);
+    try {
+      const { options, viewport } = contextOptions(setup, proxy.url, this.config.userAgent);
+      return await this.pool.withContext(options, async (context) => {
+        const abort = () => void context.close().catch(() => {});
+        signal.addEventListener('abort', abort, { once: true });
+        try {
+          return await use({ ...(await this.load(context, target, setup, proxy, remainingMs)), viewport, remainingMs });
+        } catch (err) {
+          if (timedOut()) throw new AppError('SCRAPE_TIMEOUT', `Timed out rendering ${url}`);
+          throw err;
+        } finally {
+          signal.removeEventListener('abort', abort);
+        }
+      });
+    } finally {
+      await proxy.close();
+    }
+  }
+
+  private async load(
+    context: BrowserContext,
+    target: URL,
+    setup: PageSetup,
+    proxy: FilteringProxy,
+    remainingMs: () => number,
+  ): Promise<Pick<OpenedPage, 'page' | 'response' | 'network' | 'timing'>> {
+    await blockRequests(context, setup);
+    const page = await context.newPage();
+    const network = new NetworkActivity(page);
+    let lastNavigation = target.href;
+    page.on('request', (r) => {
+      if (r.isNavigationRequest() && r.frame() === page.mainFrame()) lastNavigation = r.url();
+    });
+
+    const started = performance.now();
+    let response: Response | null;
+    try {
+      response = await page.goto(target.href, { waitUntil: 'load', timeout: remainingMs() });
+    } catch (err) {
+      const code = proxy.failureFor(lastNavigation);
+      if (code) throw new AppError(code, `Could not load ${lastNavigation}: ${code === 'URL_BLOCKED' ? 'not a public address' : 'connection failed'}`);
+      throw err;
+    }
+    const proxyError = response?.headers()[PROXY_ERROR_HEADER];
+    if (proxyError && isErrorCode(proxyError)) {
+      throw new AppError(proxyError, `Could not load ${response!.url()}: ${proxyError === 'URL_BLOCKED' ? 'not a public address' : 'connection failed'}`);
+    }
+    const navigationMs = Math.round(performance.now() - started);
+
+    await network.quiet(Math.min(NETWORK_QUIET_MAX_MS, remainingMs()));
+    if (setup.waitFor > 0) await page.waitForTimeout(Math.min(setup.waitFor, remainingMs()));
+    const waitMs = Math.round(performance.now() - started) - navigationMs;
+    return { page, response, network, timing: { navigationMs, waitMs } };
+  }
+}

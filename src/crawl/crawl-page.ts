@@ -1,0 +1,105 @@
+import type { BrowserScraper } from '../browser/browser-scraper';
+import { pageCredits } from '../credits/pricing';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { pages } from '../db/schema';
+import { AppError } from '../errors';
+import { storeScrapedPage } from '../jobs/page-store';
+import { contentVariant } from '../scrape/content-variant';
+import type { HttpScraper } from '../scrape/http-scraper';
+import type { ScrapedPage } from '../scrape/scraped-page';
+import type { ScreenshotStore } from '../screenshots/screenshot-store';
+import type { PageExtractionInput } from '../../activities/extract';
+import { extractsJson, type PageTask } from '../jobs/page-task';
+import type { CrawlJob } from './crawl-job';
+import { CrawlScope } from './crawl-scope';
+import { crawlCandidates } from './discover-links';
+import { enqueue, failPage, requeuePage, type ClaimedPage } from './frontier';
+import { nextAttemptDelay, parseRetryAfter } from './retry-policy';
+import type { RobotsCache } from './robots';
+import { queueWebhookEvent } from './webhooks/webhook-events';
+
+export interface CrawlPageDeps {
+  db: Db;
+  http: HttpScraper;
+  browser: () => BrowserScraper;
+  robots: RobotsCache;
+  screenshots: ScreenshotStore;
+  /** Fills the json format of a stored page and charges the page with it (the extract engines). */
+  extractPageData: (input: PageExtractionInput) => Promise<unknown>;
+}
+
+export type PageResult = 'scraped' | 'failed' | 'requeued' | 'needs-browser';
+
+/** Site answers that mean "try later", not "this is the page". */
+function isTransientStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+/**
+ * One page of a crawl, from fetch to stored result. A stored page and everything it causes
+ * (its new links, edges, its charge, its webhook event) commit in one transaction, so a retried
+ * batch finds it done. A transient failure puts the page back in the frontier for later; the
+ * last attempt, or a permanent failure, records it as failed.
+ */
+export async function crawlPage(deps: CrawlPageDeps, job: CrawlJob, page: ClaimedPage, engine: 'http' | 'browser', cancel: AbortSignal): Promise<PageResult> {
+  const { options } = job;
+  const scrapeOptions = options.scrapeOptions;
+  const deadline = Date.now() + scrapeOptions.timeout;
+  let scraped: ScrapedPage;
+  try {
+    if (engine === 'http') {
+      const result = await deps.http.scrape(page.url, scrapeOptions, deadline, cancel);
+      if (result.kind === 'needs-browser') return 'needs-browser';
+      scraped = result.page;
+    } else {
+      scraped = await deps.browser().scrape(page.url, scrapeOptions, deadline, cancel, deps.screenshots.saverFor({ teamId: job.teamId, jobId: job.id }));
+    }
+  } catch (err) {
+    if (cancel.aborted) throw err;
+    const failure = err instanceof AppError ? err : new AppError('SCRAPE_CONNECTION_ERROR', (err as Error).message);
+    return settleFailure(deps.db, page, failure.code, failure.message, failure.permanent, null);
+  }
+  if (isTransientStatus(scraped.statusCode)) {
+    return settleFailure(deps.db, page, 'SCRAPE_SITE_ERROR', `The site answered HTTP ${scraped.statusCode}`, false, parseRetryAfter(scraped.retryAfter));
+  }
+
+  const candidates = options.mode === 'crawl' ? await crawlCandidates(scraped.content.links, new CrawlScope(options), options, deps.robots) : [];
+  const ref = { jobId: job.id, teamId: job.teamId, url: page.url, urlKey: page.urlKey, depth: page.depth };
+  const task: PageTask = { ...ref, options: scrapeOptions, deadline, operation: options.mode, chargeKey: `${options.mode}:${job.id}:${page.urlKey}`, finishJob: false };
+  // With the json format the extraction step charges the page, together with its result.
+  const deferred = extractsJson(task);
+  const price = {
+    amount: deferred ? 0 : pageCredits({ renderer: scraped.renderer, screenshot: scrapeOptions.formats.some((f) => f.startsWith('screenshot')), json: false }),
+    operation: options.mode,
+    idempotencyKey: task.chargeKey,
+  };
+  const stored = await storeScrapedPage(
+    deps.db,
+    ref,
+    scraped,
+    price,
+    { keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred, finishJob: false, variant: contentVariant(scrapeOptions) },
+    async (tx, pageId) => {
+      await enqueue(tx, job.id, page.depth + 1, candidates, page.urlKey, page.depth < options.maxDepth);
+      await queueWebhookEvent(tx, options.webhook, { jobId: job.id, eventKey: `page:${page.urlKey}`, type: 'crawl.page', pageId });
+    },
+  );
+  if (deferred) {
+    await deps.extractPageData({ jobId: job.id, pageId: stored.pageId, spec: scrapeOptions.jsonOptions ?? {}, task }).catch(async (err: unknown) => {
+      // The page stays, uncharged, with the reason its json is missing.
+      await deps.db.update(pages).set({ warning: `json extraction failed: ${(err as Error).message}` }).where(eq(pages.id, stored.pageId));
+    });
+  }
+  return 'scraped';
+}
+
+async function settleFailure(db: Db, page: ClaimedPage, code: string, message: string, permanent: boolean, retryAfterMs: number | null): Promise<PageResult> {
+  const delay = permanent ? null : nextAttemptDelay(page.attempts + 1, retryAfterMs);
+  if (delay === null) {
+    await failPage(db, page.id, code, message);
+    return 'failed';
+  }
+  await requeuePage(db, page.id, new Date(Date.now() + delay), code, message);
+  return 'requeued';
+}

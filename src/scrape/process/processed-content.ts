@@ -1,0 +1,25 @@
+import type { MainContentInfo } from '../document';
+import type { HtmlMetadata } from '../html/extract-metadata';
+
+/** What the processing stages make of one response body, before it is stored. */
+export interface ProcessedContent {
+  markdown: string;
+  text: string;
+  html: string;
+  rawHtml: string;
+  links: string[];
+  metadata: HtmlMetadata & { numPages?: number };
+  mainContent?: MainContentInfo;
+  warning?: string;
+  /** Static HTML that only a browser would fill in (see isAppShell). */
+  appShell?: boolean;
+  /** Milliseconds spent in processing stages. */
+  timing: Record<string, number>;
+}
+
+export interface ProcessOptions {
+  onlyMainContent: boolean;
+  includeTags?: string[] | undefined;
+  excludeTags?: string[] | undefined;
+  removeBase64Images: boolean;
+}

@@ -1,0 +1,18 @@
+import path from 'node:path';
+import type { Config } from '../config/env';
+import { FsImageStore } from './fs-image-store';
+import type { ImageStore } from './image-store';
+import { S3ImageStore } from './s3-image-store';
+
+/** The image store SCREENSHOT_STORAGE names; the API reads from it, the worker writes and deletes. */
+export function createImageStore(config: Config): ImageStore {
+  if (config.SCREENSHOT_STORAGE === 'fs') return new FsImageStore(path.join(config.DATA_DIR, 'screenshots'));
+  return new S3ImageStore({
+    ...(config.S3_ENDPOINT && { endpoint: config.S3_ENDPOINT }),
+    region: config.S3_REGION,
+    bucket: config.S3_BUCKET!,
+    prefix: config.S3_PREFIX,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    ...(config.S3_ACCESS_KEY_ID && { credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY! } }),
+  });
+}

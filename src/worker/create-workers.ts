@@ -1,0 +1,143 @@
+import { Client } from '@temporalio/client';
+import { NativeConnection, Worker, type WorkerInterceptors } from '@temporalio/worker';
+import type { Logger } from 'pino';
+import { createCrawlActivities } from '../../activities/crawl';
+import { createMapActivities } from '../../activities/map';
+import { createExtractActivities } from '../../activities/extract';
+import { createScrapeActivities } from '../../activities/scrape-page';
+import { createScreenshotActivities } from '../../activities/screenshot';
+import { BrowserPool } from '../browser/browser-pool';
+import { BrowserScraper } from '../browser/browser-scraper';
+import { RobotsCache } from '../crawl/robots';
+import { findChromium } from '../browser/chromium-path';
+import { bundleWorkflowsInChild } from './workflow-bundle';
+import type { Config } from '../config/env';
+import type { Database } from '../db/client';
+import { LlmClient } from '../extract/llm/llm-client';
+import { FilteringProxy } from '../net/filtering-proxy';
+import { GuardedFetcher } from '../net/guarded-fetcher';
+import { PublicUrlGate } from '../net/public-url-gate';
+import { HttpScraper } from '../scrape/http-scraper';
+import { ensureCleanupSchedule } from '../screenshots/cleanup-schedule';
+import { createImageStore } from '../screenshots/create-image-store';
+import { ScreenshotStore } from '../screenshots/screenshot-store';
+
+/** What an embedding process (a test, say) may add to every worker it builds. */
+export interface WorkerExtensions {
+  /** Temporal interceptors, e.g. an activity interceptor that injects a failure. */
+  interceptors?: WorkerInterceptors;
+}
+
+export interface WorkerSet {
+  workers: Worker[];
+  /** Releases what the workers used (browser, proxies, sockets) once they have stopped. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Builds the workers this process runs: the HTTP queue (workflows, plain-HTTP activities, the
+ * screenshot cleanup) and the browser queue (Chromium activities and the screenshot workflow),
+ * each only if WORKER_QUEUES names it. A worker on the HTTP queue also makes sure the cleanup
+ * Schedule exists.
+ */
+export async function createWorkers(
+  config: Config,
+  database: Database,
+  connection: NativeConnection,
+  logger: Logger,
+  extensions: WorkerExtensions = {},
+): Promise<WorkerSet> {
+  const gate = new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS);
+  const fetcher = new GuardedFetcher(gate, config.MAX_PAGE_BYTES);
+  const http = new HttpScraper(fetcher, config.USER_AGENT);
+  const images = createImageStore(config);
+  const screenshots = new ScreenshotStore(database.db, images, { publicUrl: config.PUBLIC_URL, ttlSeconds: config.SCREENSHOT_TTL_SECONDS });
+  const cleanups: (() => Promise<void>)[] = [() => fetcher.close(), () => images.close()];
+
+  let browser: BrowserScraper | undefined;
+  if (config.WORKER_QUEUES.includes('browser')) {
+    const executablePath = findChromium(config.CHROMIUM_PATH);
+    if (!executablePath) throw new Error('No Chromium found: set CHROMIUM_PATH, install chromium, or run `npx playwright install chromium`');
+    const defaultProxy = await FilteringProxy.start(gate);
+    const pool = new BrowserPool({
+      executablePath,
+      maxPages: config.BROWSER_MAX_PAGES,
+      restartAfterPages: config.BROWSER_RESTART_AFTER_PAGES,
+      defaultProxy: defaultProxy.url,
+      logger,
+    });
+    browser = new BrowserScraper(gate, pool, { userAgent: config.USER_AGENT, maxCaptureHeight: config.SCREENSHOT_MAX_HEIGHT });
+    cleanups.push(() => pool.close(), () => defaultProxy.close());
+  }
+
+  const browserScraper = () => {
+    if (!browser) throw new Error('this worker does not poll the browser queue');
+    return browser;
+  };
+  const scrape = createScrapeActivities({ db: database.db, http, browser: browserScraper, screenshots });
+  const shots = createScreenshotActivities({ db: database.db, screenshots, browser: browserScraper });
+  const extract = createExtractActivities({ db: database.db, ...(config.llm && { llm: new LlmClient(config.llm) }) });
+  const robots = new RobotsCache(fetcher, config.USER_AGENT);
+  const map = createMapActivities({ db: database.db, fetcher, http, robots, userAgent: config.USER_AGENT });
+  const crawl = createCrawlActivities({
+    db: database.db,
+    http,
+    browser: browserScraper,
+    fetcher,
+    robots,
+    screenshots,
+    extractPageData: extract.extractPageData,
+    userAgent: config.USER_AGENT,
+    maxBatchSize: config.CRAWL_BATCH_SIZE,
+    perHostBatches: config.CRAWL_HOST_CONCURRENCY,
+  });
+  // Both queues run workflows (screenshots run on the browser queue); bundle them once, in a child process.
+  const workflowBundle = await bundleWorkflowsInChild();
+  const common = { connection, namespace: config.TEMPORAL_NAMESPACE, workflowBundle, ...(extensions.interceptors && { interceptors: extensions.interceptors }) };
+  const workers: Worker[] = [];
+  if (config.WORKER_QUEUES.includes('http')) {
+    workers.push(
+      await Worker.create({
+        ...common,
+        taskQueue: config.taskQueues.http,
+        activities: {
+          scrapePageHttp: scrape.scrapePageHttp,
+          recordPageFailure: scrape.recordPageFailure,
+          seedCrawl: crawl.seedCrawl,
+          claimCrawlBatches: crawl.claimCrawlBatches,
+          crawlBatch: crawl.crawlBatch,
+          abandonBatch: crawl.abandonBatch,
+          finishCrawl: crawl.finishCrawl,
+          deliverWebhooks: crawl.deliverWebhooks,
+          mapSite: map.mapSite,
+          expandUrlPattern: map.expandUrlPattern,
+          deleteExpiredScreenshots: shots.deleteExpiredScreenshots,
+          ...extract,
+        },
+        maxConcurrentActivityTaskExecutions: 64,
+      }),
+    );
+    await ensureCleanupSchedule(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config);
+  }
+  if (browser) {
+    workers.push(
+      await Worker.create({
+        ...common,
+        taskQueue: config.taskQueues.browser,
+        activities: {
+          scrapePageBrowser: scrape.scrapePageBrowser,
+          crawlBatchBrowser: crawl.crawlBatchBrowser,
+          captureScreenshot: shots.captureScreenshot,
+          recordScreenshotFailure: shots.recordScreenshotFailure,
+        },
+        maxConcurrentActivityTaskExecutions: config.BROWSER_MAX_PAGES * 2,
+      }),
+    );
+  }
+  return {
+    workers,
+    dispose: async () => {
+      for (const cleanup of cleanups) await cleanup().catch((err) => logger.warn({ err }, 'cleanup failed'));
+    },
+  };
+}
