@@ -1,0 +1,50 @@
+import { startEnvironment } from '../helpers/environment';
+import { apiCrawl } from './crawl-run';
+import { machine, table } from './measure';
+import { crawleeCrawl } from './peers/crawlee-crawler';
+import { inProcessCrawl } from './peers/in-process-crawler';
+import { startGeneratedSite } from './sites/generated-site';
+
+export const description = 'a generated 2,000-page site crawled through the API (durable, persisted) vs Crawlee CheerioCrawler vs the in-process limit';
+
+const PAGES = Number(process.env.BENCH_CRAWL_PAGES ?? 2_000);
+const CONCURRENCY = 10;
+
+export async function run(): Promise<void> {
+  const site = await startGeneratedSite('127.0.0.2', PAGES);
+  console.log(`site: ${PAGES} pages, mean ${(site.meanBytes / 1024).toFixed(1)} KB; concurrency ${CONCURRENCY}; ${machine()}`);
+  const env = await startEnvironment({ kind: 'bench', allowPrivateHosts: ['127.0.0.2'], log: () => {} });
+  try {
+    const limit = await inProcessCrawl(site.url, CONCURRENCY, PAGES);
+    const crawlee = await crawleeCrawl(site.url, CONCURRENCY, PAGES);
+    const common = { url: site.url, limit: PAGES, maxDepth: 100, ignoreSitemap: true, maxConcurrency: CONCURRENCY };
+    const full = await apiCrawl(env, { ...common, scrapeOptions: { formats: ['markdown'], onlyMainContent: false } });
+    const main = await apiCrawl(env, { ...common, scrapeOptions: { formats: ['markdown'] } });
+
+    const rate = (r: { pages: number; ms: number }) => r.pages / (r.ms / 1000);
+    const ours = rate(full);
+    table(
+      ['crawler', 'pages', 'seconds', 'pages/s', 'ours ÷ it'],
+      [
+        ['in-process limit (undici + cheerio + turndown, nothing durable)', limit.pages, (limit.ms / 1000).toFixed(1), rate(limit).toFixed(1), (ours / rate(limit)).toFixed(2)],
+        ['Crawlee CheerioCrawler (in-memory storage)', crawlee.pages, (crawlee.ms / 1000).toFixed(1), rate(crawlee).toFixed(1), (ours / rate(crawlee)).toFixed(2)],
+        ['web-context-service, markdown of the whole page', full.pages, (full.ms / 1000).toFixed(1), ours.toFixed(1), '1.00'],
+        ['web-context-service, onlyMainContent (default)', main.pages, (main.ms / 1000).toFixed(1), rate(main).toFixed(1), (rate(main) / ours).toFixed(2)],
+      ],
+    );
+    table(
+      ['run', 'worker peak RSS (MB)', 'Temporal runs', 'history events', 'events per 1,000 pages', 'largest run (events)'],
+      [full, main].map((r, i) => [
+        i === 0 ? 'whole page' : 'onlyMainContent',
+        r.peakRssMb.toFixed(0),
+        r.runs,
+        r.historyEvents,
+        Math.round((r.historyEvents / Math.max(1, r.pages)) * 1000),
+        r.maxRunEvents,
+      ]),
+    );
+  } finally {
+    await env.stop();
+    await site.close();
+  }
+}

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+
+/** Resident set size of a process in MB, from /proc (Linux). */
+export function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : 0;
+}
+
+/** Samples a process's RSS every `everyMs` until stopped; keeps the peak and the series. */
+export function sampleRss(pid: number, everyMs = 500): { stop(): { peakMb: number; samples: number[] } } {
+  const samples: number[] = [];
+  const timer = setInterval(() => {
+    try {
+      samples.push(rssMb(pid));
+    } catch {
+      // the process is gone
+    }
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { peakMb: Math.max(0, ...samples), samples };
+    },
+  };
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Prints rows as an aligned text table (and returns it, for the README). */
+export function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  const out = [line(cells[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.slice(1).map(line)].join('\n');
+  console.log(out);
+  return out;
+}
+
+/** CPU model and core count, for the report. */
+export function machine(): string {
+  const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
+  const cores = readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 0;
+  return `${cores} x ${cpu}, Node ${process.version}`;
+}

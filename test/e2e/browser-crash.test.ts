@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { screenshots } from '../../src/db/schema';
+import { SHOT } from '../fixtures/screenshot-pages';
+import { api, fixture } from '../helpers/api';
+import { testDatabase } from '../helpers/db';
+import { dimensions, download, pixel } from '../helpers/images';
+import { chromiumChildOf, processTree } from '../helpers/processes';
+import { startStack, type Stack } from '../helpers/stack';
+import { testTemporal } from '../helpers/temporal';
+
+/** Its own API and worker (own task queues), so killing its Chromium disturbs no other test. */
+describe('the browser pool of a worker', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      databaseUrl: inject('databaseUrl'),
+      temporalAddress: inject('temporalAddress'),
+      chromiumPath: inject('chromiumPath'),
+      allowPrivateHosts: [new URL(inject('fixtureUrl')).host],
+      queuePrefix: `${inject('queuePrefix')}-crash`,
+      logDir: path.join(inject('logDir'), 'browser-crash'),
+      env: { BROWSER_RESTART_AFTER_PAGES: '2' },
+    });
+  });
+  afterAll(() => stack?.stop());
+
+  it('fails only that attempt: the activity retries on a fresh browser and the job completes', async () => {
+    const workerPid = stack.worker.child.pid!;
+    expect(chromiumChildOf(workerPid)).toBeUndefined();
+    // waitFor keeps the page open long enough to kill the browser while it holds it.
+    const pending = api('/v1/screenshot', { body: { url: fixture('/shot/colors'), waitFor: 8_000, timeout: 30_000 }, baseUrl: stack.apiUrl });
+
+    await expect.poll(() => chromiumChildOf(workerPid), { timeout: 30_000, interval: 100 }).toBeDefined();
+    const first = chromiumChildOf(workerPid)!;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    process.kill(first, 'SIGKILL');
+
+    const { status, body } = await pending;
+    expect(status).toBe(200);
+    const image = await download(body.data.url);
+    expect(dimensions(image.bytes)).toMatchObject({ width: 1280, height: 800 });
+    expect(pixel(image.bytes, SHOT.red.x + 10, SHOT.red.y + 10)).toEqual(SHOT.red.rgb);
+
+    const second = chromiumChildOf(workerPid);
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+
+    const id = path.basename(new URL(body.data.url).pathname, '.png');
+    const [row] = await testDatabase().db.select().from(screenshots).where(eq(screenshots.id, id));
+    const history = await (await testTemporal()).workflow.getHandle(`screenshot-${row!.jobId}`).fetchHistory();
+    const started = history.events!.map((e) => e.activityTaskStartedEventAttributes).filter((a) => a != null);
+    expect(started).toHaveLength(1);
+    expect(started[0]!.attempt).toBe(2);
+    expect(started[0]!.lastFailure?.message).toMatch(/closed|crash|disconnect/i);
+  });
+
+  it('relaunches Chromium after BROWSER_RESTART_AFTER_PAGES pages, one browser at a time', async () => {
+    const workerPid = stack.worker.child.pid!;
+    const seen = new Set<number>();
+    for (let i = 0; i < 4; i++) {
+      const { status } = await api('/v1/screenshot', { body: { url: fixture('/shot/colors') }, baseUrl: stack.apiUrl });
+      expect(status).toBe(200);
+      const browsers = processTree(workerPid).filter((p) => p.ppid === workerPid && /chrom/i.test(p.comm));
+      expect(browsers.length).toBeLessThanOrEqual(1);
+      for (const b of browsers) seen.add(b.pid);
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -1,0 +1,54 @@
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { api, fixture } from '../helpers/api';
+import { activitiesOf } from '../helpers/workflow-history';
+
+/** Every scrape is a workflow `scrape-<scrapeId>` on the dev server, findable in its UI. */
+let connection: Connection;
+let client: Client;
+
+beforeAll(async () => {
+  connection = await Connection.connect({ address: inject('temporalAddress') });
+  client = new Client({ connection });
+});
+afterAll(() => connection?.close());
+
+async function scrapeId(body: Record<string, unknown>): Promise<string> {
+  const { status, body: answer } = await api('/v1/scrape', { body });
+  expect(status).toBe(200);
+  return answer.data.metadata.scrapeId;
+}
+
+
+
+describe('Temporal', () => {
+  it('runs each scrape as a completed workflow scrape-<scrapeId> on the http task queue', async () => {
+    const ids = await Promise.all([
+      scrapeId({ url: fixture('/article') }),
+      scrapeId({ url: fixture('/data.json') }),
+      scrapeId({ url: fixture('/gone') }),
+      scrapeId({ url: fixture('/article'), engine: 'browser' }),
+    ]);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) {
+      const description = await client.workflow.getHandle(`scrape-${id}`).describe();
+      expect({ id, type: description.type, status: description.status.name, taskQueue: description.taskQueue }).toEqual({
+        id,
+        type: 'scrapeWorkflow',
+        status: 'COMPLETED',
+        taskQueue: `${inject('queuePrefix')}-http`,
+      });
+    }
+  });
+
+  it('fetches over plain HTTP as a local activity of the http worker, and renders on the browser queue', async () => {
+    const prefix = inject('queuePrefix');
+    const http = await scrapeId({ url: fixture('/article') });
+    expect(await activitiesOf(client, `scrape-${http}`)).toEqual([{ type: 'scrapePageHttp', queue: 'local' }]);
+    const shell = await scrapeId({ url: fixture('/js-app') });
+    expect(await activitiesOf(client, `scrape-${shell}`)).toEqual([
+      { type: 'scrapePageHttp', queue: 'local' },
+      { type: 'scrapePageBrowser', queue: `${prefix}-browser` },
+    ]);
+  });
+});

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { connectDatabase } from '../../src/db/client';
+import { migrateDatabase } from '../../src/db/migrate';
+import { ensureChromium } from '../../src/dev/chromium-setup';
+import { ROOT } from '../../src/dev/paths';
+import { provideDatabase } from '../../src/dev/postgres-setup';
+import { startTemporalDevServer, type TemporalServer } from '../../src/dev/temporal-dev-server';
+import { createTeamWithKey } from './accounts';
+import { freePort } from './free-port';
+import { startStack, type Stack } from './stack';
+
+export interface EnvironmentOptions {
+  /** Names the run's log directory (data/<kind>-logs/<run>). */
+  kind: 'test' | 'bench';
+  /** `host:port` entries the gate lets through: the fixture servers. */
+  allowPrivateHosts: string[];
+  /** Extra Temporal dev-server dynamic config. */
+  temporalConfig?: Record<string, string | number | boolean>;
+  /** Extra environment for the API and worker. */
+  stackEnv?: Record<string, string>;
+  log: (message: string) => void;
+}
+
+export interface Environment {
+  stack: Stack;
+  temporal: TemporalServer;
+  databaseUrl: string;
+  chromiumPath: string;
+  /** A team with 1,000,000 credits, and one with none. */
+  team: { teamId: string; key: string };
+  broke: { teamId: string; key: string };
+  queuePrefix: string;
+  logDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * What `npm start` runs, for real, for one test or bench run: a Temporal dev server (in
+ * memory, free ports), a fresh Postgres database (dropped afterwards), Chromium, and the API and
+ * worker as separate processes. Logs go to data/<kind>-logs/<run>.
+ */
+export async function startEnvironment(o: EnvironmentOptions): Promise<Environment> {
+  const run = `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
+  const logDir = path.join(ROOT, 'data', `${o.kind}-logs`, run);
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch((err) => console.error(err));
+  };
+  try {
+    const chromiumPath = ensureChromium(o.log);
+    const temporal = await startTemporalDevServer({
+      port: await freePort(),
+      uiPort: await freePort(),
+      logFile: path.join(logDir, 'temporal.log'),
+      dynamicConfig: o.temporalConfig ?? {},
+      log: o.log,
+    });
+    stops.push(() => temporal.stop());
+
+    const database = await provideDatabase({
+      name: `wcs_${o.kind}_${run.replace(/\W/g, '_').toLowerCase()}`,
+      dataDir: path.join(logDir, 'pglite'),
+      drop: true,
+      log: o.log,
+    });
+    stops.push(() => database.stop());
+    await migrateDatabase(database.url);
+    const db = connectDatabase(database.url, 2);
+    const team = await createTeamWithKey(db.db, o.kind, 1_000_000);
+    const broke = await createTeamWithKey(db.db, `${o.kind}-broke`, 0);
+    await db.close();
+
+    const queuePrefix = `wcs-${o.kind}`;
+    const stack = await startStack({
+      databaseUrl: database.url,
+      temporalAddress: temporal.address,
+      chromiumPath,
+      allowPrivateHosts: o.allowPrivateHosts,
+      queuePrefix,
+      logDir,
+      ...(o.stackEnv && { env: o.stackEnv }),
+    });
+    stops.push(() => stack.stop());
+    return { stack, temporal, databaseUrl: database.url, chromiumPath, team, broke, queuePrefix, logDir, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,26 @@
+import type { Client } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+
+export interface ActivityRun {
+  type: string;
+  /** The task queue for scheduled activities; `local` for local activities (run by the workflow's own worker). */
+  queue: string;
+}
+
+/**
+ * The activities a workflow ran, from its history: scheduled ones with their task queue, and
+ * local ones (recorded as markers) as `local`.
+ */
+export async function activitiesOf(client: Client, workflowId: string, runId?: string): Promise<ActivityRun[]> {
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  return (history.events ?? []).flatMap((e): ActivityRun[] => {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled) return [{ type: scheduled.activityType?.name ?? '', queue: scheduled.taskQueue?.name ?? '' }];
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName === 'core_local_activity') {
+      const data = defaultPayloadConverter.fromPayload<{ activity_type?: string }>(marker.details!.data!.payloads![0]!);
+      return [{ type: data.activity_type ?? '', queue: 'local' }];
+    }
+    return [];
+  });
+}

@@ -1,0 +1,19 @@
+/** s3rver ships no types; this is the part the tests use. */
+declare module 's3rver' {
+  import type { AddressInfo } from 'node:net';
+
+  interface S3rverOptions {
+    port?: number;
+    address?: string;
+    silent?: boolean;
+    /** Where objects are kept on disk. */
+    directory: string;
+    configureBuckets?: { name: string }[];
+  }
+
+  export default class S3rver {
+    constructor(options: S3rverOptions);
+    run(): Promise<AddressInfo>;
+    close(): Promise<void>;
+  }
+}

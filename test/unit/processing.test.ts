@@ -1,0 +1,161 @@
+import iconv from 'iconv-lite';
+import { describe, expect, it } from 'vitest';
+import { decodeBody } from '../../src/scrape/decode-body';
+import { parseDocument } from '../../src/scrape/html/parse-document';
+import { toMarkdown } from '../../src/scrape/html/to-markdown';
+import { toText } from '../../src/scrape/html/to-text';
+import { processHtml } from '../../src/scrape/process/process-html';
+import { contentKind } from '../../src/scrape/process/content-kind';
+import { urlKey } from '../../src/url/normalize-url';
+
+const htmlToText = (html: string) => toText(parseDocument(html, 'https://example.com/').body);
+const htmlToMarkdown = (html: string) => toMarkdown(parseDocument(html, 'https://example.com/').body);
+
+describe('toText', () => {
+  it('puts blocks on their own lines and collapses whitespace inside them', () => {
+    expect(htmlToText('<h1>Title</h1><p>one\n   two <b>three</b></p><div>four</div>')).toBe('Title\n\none two three\n\nfour');
+  });
+
+  it('separates table cells with tabs and rows with newlines', () => {
+    expect(htmlToText('<table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>')).toBe('A\tB\n1\t2');
+  });
+
+  it('ends list items and <br> with a newline', () => {
+    expect(htmlToText('<ul><li>a</li><li>b</li></ul><p>x<br>y</p>')).toBe('a\nb\n\nx\ny');
+  });
+
+  it('keeps <pre> verbatim, indentation and blank lines included', () => {
+    expect(htmlToText('<p>Code:</p><pre>if (x) {\n    y();\n\n}</pre>')).toBe('Code:\n\nif (x) {\n    y();\n\n}');
+  });
+});
+
+describe('toMarkdown', () => {
+  it('fences a bare <pre> rather than indenting it as prose', () => {
+    expect(htmlToMarkdown('<p>Run:</p><pre>npm start\nnpm test</pre>')).toBe('Run:\n\n```\nnpm start\nnpm test\n```');
+  });
+
+  it('uses a longer fence when the code contains one', () => {
+    expect(htmlToMarkdown('<pre>```\ninner\n```</pre>')).toBe('````\n```\ninner\n```\n````');
+  });
+
+  it('fences <pre><code> too, and writes GFM tables', () => {
+    expect(htmlToMarkdown('<pre><code>x = 1</code></pre>')).toBe('```\nx = 1\n```');
+    expect(htmlToMarkdown('<table><thead><tr><th>Name</th><th>Height</th></tr></thead><tbody><tr><td>Lindau</td><td>33</td></tr></tbody></table>')).toBe(
+      '| Name | Height |\n| --- | --- |\n| Lindau | 33  |', // cells are padded to the delimiter's three characters
+    );
+  });
+
+  it('gives a table without a heading row an empty header, and keeps alignment, colspans and pipes', () => {
+    expect(htmlToMarkdown('<table><tr><td>a</td><td>b|c</td></tr><tr><td colspan="2">wide</td></tr></table>')).toBe(
+      '|     |     |\n| --- | --- |\n| a   | b\\|c |\n| wide |     |',
+    );
+    expect(htmlToMarkdown('<table><tr><th align="right">n</th><th style="text-align:center">x</th></tr><tr><td>1</td><td>2</td></tr></table>')).toBe(
+      '| n   | x   |\n| ---: | :---: |\n| 1   | 2   |',
+    );
+  });
+
+  it('writes line breaks in a cell as <br>, a caption above its table, and flattens a table inside a table', () => {
+    expect(htmlToMarkdown('<table><caption>Heights</caption><tr><th>A</th></tr><tr><td>one<br>two</td></tr></table>')).toBe('Heights\n\n| A   |\n| --- |\n| one<br>two |');
+    const nested = htmlToMarkdown('<table><tr><td><table><tr><th>in</th></tr><tr><td>x</td></tr></table></td></tr></table>');
+    expect(nested).not.toContain('| --- |\n| --- |');
+    expect(nested).toContain('in');
+  });
+
+  it('converts a long table in time linear in its size', () => {
+    const rows = Array.from({ length: 2_000 }, (_, i) => `<tr><td>${i}</td><td>row ${i}</td><td>x</td><td>y</td></tr>`).join('');
+    const markdown = htmlToMarkdown(`<table><thead><tr><th>n</th><th>name</th><th>a</th><th>b</th></tr></thead><tbody>${rows}</tbody></table>`);
+    expect(markdown.split('\n')).toHaveLength(2_002);
+    expect(markdown.split('\n')[2_001]).toBe('| 1999 | row 1999 | x   | y   |');
+  });
+
+  it('drops images without a src', () => {
+    expect(htmlToMarkdown('<p>a <img alt="nothing"> b</p>')).toMatch(/^a +b$/);
+  });
+});
+
+describe('processHtml', () => {
+  it('removes every comment, however deeply nested, and keeps the text around it', () => {
+    const page = `<html><body><!-- top --><main><div><p>Kept <!-- inline --> text</p><ul><li>One<!-- deep --></li></ul></div></main><!-- tail --></body></html>`;
+    const { html, markdown } = processHtml(page, 'https://example.com/', { onlyMainContent: false, removeBase64Images: true });
+    expect(html).not.toContain('<!--');
+    expect(markdown).toMatch(/^Kept text\n\n- +One$/);
+  });
+});
+
+describe('decodeBody', () => {
+  const sjis = iconv.encode('<html><head><title>灯台</title></head><body>日本語</body></html>', 'Shift_JIS');
+
+  it('follows the Content-Type charset', () => {
+    expect(decodeBody(sjis, 'text/html; charset=Shift_JIS', true)).toMatchObject({ text: expect.stringContaining('日本語'), encoding: 'Shift_JIS' });
+  });
+
+  it('finds a <meta charset> when the header says nothing', () => {
+    const bytes = iconv.encode('<html><head><meta charset="windows-1252"></head><body>Café – “ok”</body></html>', 'win1252');
+    expect(decodeBody(bytes, 'text/html', true).text).toContain('Café – “ok”');
+    const httpEquiv = iconv.encode('<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"><p>日本語</p>', 'Shift_JIS');
+    expect(decodeBody(httpEquiv, 'text/html', true).text).toContain('日本語');
+  });
+
+  it('decodes windows-1252 by its own table, not as ISO-8859-1 (0x80-0x9F are “ ” – € ...)', () => {
+    const text = 'Café – “naïve” €5 • ok';
+    expect(decodeBody(iconv.encode(text, 'win1252'), 'text/plain; charset=windows-1252', false).text).toBe(text);
+    // The labels latin1 and iso-8859-1 mean windows-1252 on the web.
+    expect(decodeBody(iconv.encode(text, 'win1252'), 'text/plain; charset=iso-8859-1', false).text).toBe(text);
+    expect(decodeBody(iconv.encode(text, 'win1252'), 'text/plain', false)).toEqual({ text, encoding: 'windows-1252' });
+  });
+
+  it('lets a BOM win over the header', () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('naïve', 'utf8')]);
+    expect(decodeBody(bytes, 'text/html; charset=iso-8859-1', true)).toEqual({ text: 'naïve', encoding: 'UTF-8' });
+  });
+
+  it('takes undeclared valid UTF-8 as UTF-8 and anything else as windows-1252', () => {
+    expect(decodeBody(Buffer.from('crème brûlée', 'utf8'), 'text/html', true)).toEqual({ text: 'crème brûlée', encoding: 'UTF-8' });
+    expect(decodeBody(iconv.encode('crème brûlée', 'win1252'), 'text/plain', false)).toEqual({ text: 'crème brûlée', encoding: 'windows-1252' });
+  });
+
+  it('ignores a <meta> prescan outside HTML', () => {
+    const bytes = Buffer.from('{"html": "<meta charset=\\"windows-1252\\">", "word": "naïve"}', 'utf8');
+    expect(decodeBody(bytes, 'application/json', false).text).toContain('naïve');
+  });
+});
+
+describe('urlKey', () => {
+  it('normalises what does not change the resource', () => {
+    expect(urlKey('HTTP://Example.COM:80/a//b/?z=1&a=2#frag')).toBe('http://example.com/a/b?a=2&z=1');
+    expect(urlKey('https://example.com:443')).toBe('https://example.com/');
+    expect(urlKey('https://example.com/path/')).toBe(urlKey('https://example.com/path'));
+  });
+
+  it('keeps what does', () => {
+    expect(urlKey('https://example.com/Path')).not.toBe(urlKey('https://example.com/path'));
+    expect(urlKey('https://example.com:8443/')).toBe('https://example.com:8443/');
+    expect(urlKey('http://example.com/')).not.toBe(urlKey('https://example.com/'));
+    expect(urlKey('https://example.com/?a=1&a=2')).toBe('https://example.com/?a=1&a=2');
+  });
+
+  it('drops the query only when asked', () => {
+    expect(urlKey('https://example.com/p?utm=1', { ignoreQueryParameters: true })).toBe('https://example.com/p');
+  });
+});
+
+describe('contentKind', () => {
+  const none = new Uint8Array();
+  it('reads the Content-Type first', () => {
+    expect(contentKind('text/html; charset=utf-8', none)).toBe('html');
+    expect(contentKind('application/xhtml+xml', none)).toBe('html');
+    expect(contentKind('application/pdf', none)).toBe('pdf');
+    expect(contentKind('application/ld+json', none)).toBe('json');
+    expect(contentKind('application/rss+xml', none)).toBe('xml');
+    expect(contentKind('text/csv', none)).toBe('text');
+    expect(contentKind('image/png', Buffer.from('%PDF-1.7'))).toBe('unsupported');
+  });
+
+  it('sniffs the body when the type is missing or generic', () => {
+    expect(contentKind('', Buffer.from('%PDF-1.4 ...'))).toBe('pdf');
+    expect(contentKind('application/octet-stream', Buffer.from('  <!DOCTYPE html><html>'))).toBe('html');
+    expect(contentKind('', Buffer.from('<?xml version="1.0"?><a/>'))).toBe('xml');
+    expect(contentKind('', Buffer.from('[1, 2]'))).toBe('json');
+    expect(contentKind('', Buffer.from([0x89, 0x50, 0x4e, 0x47]))).toBe('unsupported');
+  });
+});
