@@ -6,6 +6,7 @@ import { findCachedPage, findStoredPage, storeFailedPage, storeScrapedPage } fro
 import { extractsJson, type PageTask, type PageTaskFailure, type PageTaskOutcome } from '../src/jobs/page-task';
 import { cachedPageAsScraped } from '../src/jobs/cached-page';
 import { contentVariant } from '../src/scrape/content-variant';
+import { indexableWith } from '../src/search/index-fields';
 import type { HttpScraper } from '../src/scrape/http-scraper';
 import type { ScrapedPage } from '../src/scrape/scraped-page';
 import type { ScreenshotStore } from '../src/screenshots/screenshot-store';
@@ -26,11 +27,13 @@ export function createScrapeActivities(deps: ScrapeActivityDeps) {
 
   async function store(task: PageTask, page: ScrapedPage, variant: string): Promise<PageTaskOutcome> {
     const deferred = extractsJson(task);
-    const credits = deferred
+    // A search charges per result it returns, once, when it finishes; its pages cost nothing here.
+    const credits = deferred || task.operation === 'search'
       ? 0
       : pageCredits({ renderer: page.renderer, screenshot: task.options.formats.some((f) => f.startsWith('screenshot')), json: false });
     const stored = await storeScrapedPage(deps.db, task, page, { amount: credits, operation: task.operation, idempotencyKey: task.chargeKey }, {
       keepRawHtml: keepsMarkup(task),
+      searchable: indexableWith(task.options),
       finishJob: task.finishJob && !deferred,
       variant,
     });

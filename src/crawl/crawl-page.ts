@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { pages } from '../db/schema';
 import { AppError } from '../errors';
 import { storeScrapedPage } from '../jobs/page-store';
+import { indexableWith } from '../search/index-fields';
 import { contentVariant } from '../scrape/content-variant';
 import type { HttpScraper } from '../scrape/http-scraper';
 import type { ScrapedPage } from '../scrape/scraped-page';
@@ -79,7 +80,7 @@ export async function crawlPage(deps: CrawlPageDeps, job: CrawlJob, page: Claime
     ref,
     scraped,
     price,
-    { keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred, finishJob: false, variant: contentVariant(scrapeOptions) },
+    { keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred, finishJob: false, variant: contentVariant(scrapeOptions), searchable: indexableWith(scrapeOptions) },
     async (tx, pageId) => {
       await enqueue(tx, job.id, page.depth + 1, candidates, page.urlKey, page.depth < options.maxDepth);
       await queueWebhookEvent(tx, options.webhook, { jobId: job.id, eventKey: `page:${page.urlKey}`, type: 'crawl.page', pageId });

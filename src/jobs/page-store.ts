@@ -3,6 +3,8 @@ import { charge } from '../credits/ledger';
 import type { Db, Queryable, Tx } from '../db/client';
 import { jobs, pages } from '../db/schema';
 import type { StoredMetadata } from '../scrape/document';
+import { headingsOf } from '../search/index-fields';
+import { textSearchConfigFor } from '../search/text-search-language';
 import type { ScrapedPage } from '../scrape/scraped-page';
 
 /** Which row of which job a page belongs to. */
@@ -36,6 +38,8 @@ export interface StoreOptions {
   /** Also mark the job completed, in the same transaction (single-page jobs). */
   finishJob: boolean;
   variant: string;
+  /** May enter the search index (see indexableWith); only pages that answered < 400 do. */
+  searchable: boolean;
 }
 
 /** The stored, successful page of this job at this URL, if an earlier attempt got that far. */
@@ -78,6 +82,9 @@ export async function storeScrapedPage(
     statusCode: page.statusCode,
     title: content.metadata.title ?? null,
     description: content.metadata.description ?? null,
+    headings: headingsOf(content.markdown),
+    searchable: options.searchable && page.statusCode < 400,
+    searchLanguage: textSearchConfigFor(content.metadata.language),
     markdown: content.markdown,
     html: content.html,
     rawHtml: options.keepRawHtml ? content.rawHtml : null,

@@ -5,3 +5,4 @@ export * from './pages';
 export * from './crawl';
 export * from './screenshots';
 export * from './extractions';
+export * from './search';

@@ -1,6 +1,28 @@
-import { index, integer, json, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, customType, index, integer, json, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { DEFAULT_TEXT_SEARCH_CONFIG, TEXT_SEARCH_CONFIGS, type TextSearchConfig } from '../../search/text-search-language';
 import type { ActionResults, StoredMetadata } from '../../scrape/document';
 import { jobs } from './jobs';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** Characters of body text indexed per page: well under tsvector's 1 MB cap, and plenty to rank on. */
+const INDEXED_TEXT_CHARS = 100_000;
+
+/**
+ * The page's stemmer. A generated column needs an immutable expression, so the configuration is
+ * picked by a CASE over constants rather than a cast of the column.
+ */
+const searchConfig = `CASE search_language ${TEXT_SEARCH_CONFIGS.map((c) => `WHEN '${c}' THEN '${c}'::regconfig`).join(' ')} ELSE '${DEFAULT_TEXT_SEARCH_CONFIG}'::regconfig END`;
+
+/** Title weighs most (A), then headings and description (B), then the body (C). */
+const searchVector = sql.raw(
+  [
+    `setweight(to_tsvector(${searchConfig}, coalesce(title, '')), 'A')`,
+    `setweight(to_tsvector(${searchConfig}, coalesce(headings, '') || ' ' || coalesce(description, '')), 'B')`,
+    `setweight(to_tsvector(${searchConfig}, left(coalesce(text, ''), ${INDEXED_TEXT_CHARS})), 'C')`,
+  ].join(' || '),
+);
 
 /**
  * queued: in a crawl's frontier. scraping: claimed by a batch in flight. scraped / failed:
@@ -34,6 +56,8 @@ export const pages = pgTable(
     statusCode: integer('status_code'),
     title: text('title'),
     description: text('description'),
+    /** The page's headings, one per line, for the search index's middle weight. */
+    headings: text('headings'),
     markdown: text('markdown'),
     html: text('html'),
     rawHtml: text('raw_html'),
@@ -50,6 +74,14 @@ export const pages = pgTable(
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
     credits: integer('credits').notNull().default(0),
+    /**
+     * In the local search index: a successful page fetched without custom headers or actions,
+     * so its content is what anyone would see at the URL.
+     */
+    searchable: boolean('searchable').notNull().default(false),
+    /** Text-search configuration of the page's language (see text-search-language.ts). */
+    searchLanguage: text('search_language').$type<TextSearchConfig>().notNull().default(DEFAULT_TEXT_SEARCH_CONFIG),
+    searchVector: tsvector('search_vector').generatedAlwaysAs(searchVector),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     scrapedAt: timestamp('scraped_at', { withTimezone: true }),
   },
@@ -59,5 +91,6 @@ export const pages = pgTable(
     index('pages_job_claim_idx').on(t.jobId, t.claimId),
     index('pages_job_scraped_idx').on(t.jobId, t.scrapedAt),
     index('pages_cache_idx').on(t.urlKey, t.variant, t.scrapedAt),
+    index('pages_search_idx').using('gin', t.searchVector).where(sql`${t.searchable}`),
   ],
 );
