@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   SCRAPE_SSL_ERROR: 502,
   SCRAPE_TOO_LARGE: 502,
   LLM_ERROR: 502,
+  /** Every configured search provider failed or timed out; the message names each. */
+  SEARCH_PROVIDER_ERROR: 502,
   SERVICE_UNAVAILABLE: 503,
 } as const;
 
@@ -66,4 +68,6 @@ export const PERMANENT_ERROR_CODES: ErrorCode[] = [
   'SCRAPE_ACTION_ERROR',
   'SCREENSHOT_SELECTOR_NOT_FOUND',
   'LLM_NOT_CONFIGURED',
+  // The provider chain already fell back; a retry would only outlive the search's timeout.
+  'SEARCH_PROVIDER_ERROR',
 ];

@@ -2,6 +2,7 @@ export { crawlWorkflow, frontierChanged } from './crawl';
 export { extractWorkflow } from './extract';
 export { mapWorkflow } from './map';
 export { scrapeWorkflow } from './scrape';
-export { screenshotWorkflow } from './screenshot';
 export { screenshotCleanupWorkflow } from './screenshot-cleanup';
+export { screenshotWorkflow } from './screenshot';
+export { searchWorkflow } from './search';
 export { webhookDeliveryWorkflow } from './webhook-delivery';

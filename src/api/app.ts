@@ -13,6 +13,7 @@ import { registerDocsRoutes } from './routes/docs';
 import { registerExtractRoutes } from './routes/extract';
 import { registerHealthRoutes } from './routes/health';
 import { registerMapRoutes } from './routes/map';
+import { registerSearchRoutes } from './routes/search';
 import { registerScrapeRoutes } from './routes/scrape';
 import { registerScreenshotRoutes } from './routes/screenshot';
 import { registerTeamRoutes } from './routes/team';
@@ -27,6 +28,7 @@ export function createApp(deps: ApiDeps): { app: Koa; routes: RouteTable } {
   registerCrawlRoutes(routes, deps);
   registerBatchRoutes(routes, deps);
   registerMapRoutes(routes, deps);
+  registerSearchRoutes(routes, deps);
   registerScreenshotRoutes(routes, deps);
   registerExtractRoutes(routes, deps);
   registerTeamRoutes(routes, deps);

@@ -112,9 +112,22 @@ const envSchema = z
     LLM_RESPONSE_FORMAT: z.enum(['auto', 'json_schema', 'json_object']).default('auto'),
     /** Milliseconds one LLM request may take. */
     LLM_TIMEOUT_MS: int(120_000, 1_000),
+    /** Search providers, tried in order until one answers: local (this deployment's pages), searxng, serper. */
+    SEARCH_PROVIDER: csv
+      .pipe(z.array(z.enum(['local', 'searxng', 'serper'])).min(1, 'name at least one of local, searxng, serper'))
+      .default(['local']),
+    /** Base URL of a SearXNG instance with the json format enabled (SearXNG's container listens on 8080). */
+    SEARXNG_URL: z.url().default('http://127.0.0.1:8080'),
+    /** Serper (serper.dev) API key; needed for serper. */
+    SERPER_API_KEY: z.string().min(1).optional(),
+    /** Serper's API base URL. */
+    SERPER_URL: z.url().default('https://google.serper.dev'),
+    /** Milliseconds one search provider may take before the next in SEARCH_PROVIDER is asked. */
+    SEARCH_PROVIDER_TIMEOUT_MS: int(10_000, 100),
   })
   .superRefine((e, ctx) => {
     if (e.SCREENSHOT_STORAGE === 's3' && !e.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when SCREENSHOT_STORAGE=s3' });
+    if (e.SEARCH_PROVIDER.includes('serper') && !e.SERPER_API_KEY) ctx.addIssue({ code: 'custom', path: ['SERPER_API_KEY'], message: 'is required when SEARCH_PROVIDER names serper' });
     if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
       ctx.addIssue({ code: 'custom', path: ['S3_SECRET_ACCESS_KEY'], message: 'set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together' });
     }

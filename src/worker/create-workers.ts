@@ -6,6 +6,7 @@ import { createMapActivities } from '../../activities/map';
 import { createExtractActivities } from '../../activities/extract';
 import { createScrapeActivities } from '../../activities/scrape-page';
 import { createScreenshotActivities } from '../../activities/screenshot';
+import { createSearchActivities } from '../../activities/search';
 import { BrowserPool } from '../browser/browser-pool';
 import { BrowserScraper } from '../browser/browser-scraper';
 import { RobotsCache } from '../crawl/robots';
@@ -18,6 +19,7 @@ import { FilteringProxy } from '../net/filtering-proxy';
 import { GuardedFetcher } from '../net/guarded-fetcher';
 import { PublicUrlGate } from '../net/public-url-gate';
 import { HttpScraper } from '../scrape/http-scraper';
+import { configuredProviders } from '../search/providers/configured-providers';
 import { ensureCleanupSchedule } from '../screenshots/cleanup-schedule';
 import { createImageStore } from '../screenshots/create-image-store';
 import { ScreenshotStore } from '../screenshots/screenshot-store';
@@ -77,6 +79,7 @@ export async function createWorkers(
   const scrape = createScrapeActivities({ db: database.db, http, browser: browserScraper, screenshots });
   const shots = createScreenshotActivities({ db: database.db, screenshots, browser: browserScraper });
   const extract = createExtractActivities({ db: database.db, ...(config.llm && { llm: new LlmClient(config.llm) }) });
+  const search = createSearchActivities({ db: database.db, providers: configuredProviders(config, database.db), gate });
   const robots = new RobotsCache(fetcher, config.USER_AGENT);
   const map = createMapActivities({ db: database.db, fetcher, http, robots, userAgent: config.USER_AGENT });
   const crawl = createCrawlActivities({
@@ -113,6 +116,7 @@ export async function createWorkers(
           expandUrlPattern: map.expandUrlPattern,
           deleteExpiredScreenshots: shots.deleteExpiredScreenshots,
           ...extract,
+          ...search,
         },
         maxConcurrentActivityTaskExecutions: 64,
       }),

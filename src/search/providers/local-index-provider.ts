@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { textSearchConfigFor } from '../text-search-language';
+import { timeWindow } from '../time-filter';
+import type { ProviderAnswer, ProviderQuery, SearchProvider } from './search-provider';
+import { tsQuerySql } from '../ts-query';
+
+interface IndexRow extends Record<string, unknown> {
+  id: string;
+  url: string;
+  title: string | null;
+  description: string | null;
+}
+
+/**
+ * `local`: Postgres full-text search over every page this deployment has scraped or crawled
+ * (pages marked searchable), newest copy per URL, ranked by ts_rank over the weighted vector.
+ * `lang` picks the stemmer and the pages of that language; `tbs` filters on when the page was
+ * scraped; country and location do not apply to a local index.
+ */
+export class LocalIndexProvider implements SearchProvider {
+  readonly name = 'local';
+
+  constructor(private readonly db: Db) {}
+
+  async search(q: ProviderQuery, signal: AbortSignal): Promise<ProviderAnswer> {
+    const config = textSearchConfigFor(q.lang);
+    const window = q.timeFilter && timeWindow(q.timeFilter, Date.now());
+    const rows = await this.db.execute<IndexRow>(sql`
+      SELECT id, url, title, description FROM (
+        SELECT DISTINCT ON (p.url_key) p.id, coalesce(p.metadata->>'url', p.url) AS url, p.title, p.description,
+               ts_rank(p.search_vector, q.query, 1) AS rank
+        FROM pages p, (SELECT ${tsQuerySql(config, q.query)} AS query) q
+        WHERE p.searchable AND p.search_language = ${config} AND p.search_vector @@ q.query
+          ${window ? sql`AND p.scraped_at BETWEEN ${window.from.toISOString()} AND ${window.to.toISOString()}` : sql``}
+        ORDER BY p.url_key, p.scraped_at DESC
+      ) newest
+      ORDER BY rank DESC, url
+      LIMIT ${q.candidates}`);
+    signal.throwIfAborted();
+    return {
+      hits: rows.map((r) => ({ url: r.url, title: r.title ?? '', description: r.description ?? '', indexedPageId: r.id })),
+      warnings: [],
+    };
+  }
+}
