@@ -12,11 +12,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { Readability } from '@mozilla/readability';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { parseHTML } from 'linkedom';
-import TurndownService from 'turndown';
 import { parseHostAllowlist } from '../../src/net/host-allowlist';
 import { PublicUrlGate } from '../../src/net/public-url-gate';
 import { GuardedFetcher } from '../../src/net/guarded-fetcher';
@@ -26,6 +23,7 @@ import { scrapeOptionsSchema } from '../../src/scrape/scrape-options';
 import { startFixtureServer } from '../fixtures/fixture-server';
 import { startEnvironment } from '../helpers/environment';
 import { benchCorpus, type CorpusPage } from './corpus';
+import { readabilityMarkdown } from './peers/readability-markdown';
 
 export const description =
   'scrape: in-process pipeline vs Readability+turndown (linkedom), and POST /v1/scrape p50/p95 at concurrency 1 and 16, HTTP and browser engines';
@@ -56,17 +54,6 @@ async function timeEach(pages: CorpusPage[], rounds: number, fn: (page: CorpusPa
     }
   }
   return { durations, totalMs: performance.now() - started };
-}
-
-/** Readability + turndown called directly, the usual way to turn a page into markdown. */
-function peerPipeline(): (html: string, url: string) => string {
-  const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
-  return (html, url) => {
-    const { document } = parseHTML(html);
-    (document as unknown as { documentURI: string }).documentURI = url;
-    const article = new Readability(document as unknown as Document).parse();
-    return turndown.turndown(article?.content ?? '');
-  };
 }
 
 interface ApiRun {
@@ -172,7 +159,7 @@ export async function run(): Promise<void> {
   // 1. Processing in-process, and the peer.
   const stages: Record<string, number>[] = [];
   const ours = await timeEach(corpus, ROUNDS, async (p) => stages.push((await processBody(bodies.get(p.path)!, 'text/html; charset=utf-8', urlOf(p), OPTIONS)).timing));
-  const peer = peerPipeline();
+  const peer = readabilityMarkdown();
   const theirs = await timeEach(corpus, ROUNDS, (p) => peer(p.html, urlOf(p)));
   const pagesPerSecond = (t: { totalMs: number }) => (corpus.length * ROUNDS) / (t.totalMs / 1000);
   const mbPerSecond = (t: { totalMs: number }) => (totalMb * ROUNDS) / (t.totalMs / 1000);

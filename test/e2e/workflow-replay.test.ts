@@ -24,15 +24,17 @@ describe('workflow determinism', () => {
     }
   });
 
-  it('replays fresh scrape, map and crawl runs of the current code', async () => {
+  it('replays fresh scrape, map, crawl and search runs of the current code', async () => {
     const scrape = await api('/v1/scrape', { body: { url: fixture('/article') } });
     const map = await api('/v1/map', { body: { url: fixture('/article'), ignoreSitemap: true } });
     const crawl = await api('/v1/crawl', { body: { url: fixture('/redirect/1'), maxDepth: 1, ignoreSitemap: true } });
-    expect([scrape.status, map.status, crawl.status]).toEqual([200, 200, 200]);
+    // A search that scrapes its results: provider activity, parallel page scrapes, the deadline timer, ranking.
+    const search = await api('/v1/search', { body: { query: 'article', limit: 2, scrapeOptions: { formats: ['markdown'] } } });
+    expect([scrape.status, map.status, crawl.status, search.status]).toEqual([200, 200, 200, 200]);
     await waitForCrawl(crawl.body.id);
     const client = new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });
     try {
-      const ids = [`scrape-${scrape.body.data.metadata.scrapeId}`, `crawl-${crawl.body.id}`];
+      const ids = [`scrape-${scrape.body.data.metadata.scrapeId}`, `crawl-${crawl.body.id}`, `search-${search.body.id}`];
       const histories = (async function* () {
         for (const workflowId of ids) yield { workflowId, history: await client.workflow.getHandle(workflowId).fetchHistory() };
       })();
