@@ -23,6 +23,7 @@ import {
   storePageExtraction,
   type PageExtractionRow,
 } from '../src/jobs/extraction-store';
+import { pageColumns } from '../src/jobs/page-document';
 import type { PageTask } from '../src/jobs/page-task';
 import { withAppFailures } from './app-failure';
 import { withHeartbeat } from './heartbeat';
@@ -74,7 +75,7 @@ export function createExtractActivities(deps: ExtractActivityDeps) {
   const engine: ExtractionEngine | undefined = deps.llm && new LlmExtractionEngine(deps.llm);
 
   async function loadPage(pageId: string) {
-    const [row] = await deps.db.select().from(pages).where(eq(pages.id, pageId));
+    const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, pageId));
     if (!row || row.status !== 'scraped') throw new AppError('INTERNAL_ERROR', `page ${pageId} is not stored`, undefined, { permanent: true });
     return {
       row,

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { edges, pages } from '../db/schema';
-import { pageToDocument } from '../jobs/page-document';
+import { pageColumns, pageToDocument } from '../jobs/page-document';
 import type { Document, Format } from '../scrape/document';
 
 /** Documents in one answer at most, and roughly the most bytes of them. */
@@ -14,7 +14,7 @@ const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
  */
 export async function crawlDocuments(db: Db, jobId: string, formats: readonly Format[], skip: number, limit: number): Promise<{ data: Document[]; more: boolean }> {
   const rows = await db
-    .select()
+    .select(pageColumns)
     .from(pages)
     .where(and(eq(pages.jobId, jobId), eq(pages.status, 'scraped')))
     .orderBy(asc(pages.scrapedAt), asc(pages.id))

@@ -1,7 +1,12 @@
-import type { pages } from '../db/schema';
+import { getTableColumns } from 'drizzle-orm';
+import { pages } from '../db/schema';
 import type { Document, Format } from '../scrape/document';
 
-export type PageRow = typeof pages.$inferSelect;
+const { searchVector: _onlyForSearch, ...columns } = getTableColumns(pages);
+/** Every column of a page but its search vector, which only the search index reads. */
+export const pageColumns = columns;
+
+export type PageRow = Omit<typeof pages.$inferSelect, 'searchVector'>;
 
 /** The API's view of a stored page: only the formats asked for, metadata always. */
 export function pageToDocument(row: PageRow, formats: readonly Format[]): Document {

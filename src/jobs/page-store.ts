@@ -6,6 +6,7 @@ import type { StoredMetadata } from '../scrape/document';
 import { headingsOf } from '../search/index-fields';
 import { textSearchConfigFor } from '../search/text-search-language';
 import type { ScrapedPage } from '../scrape/scraped-page';
+import { pageColumns } from './page-document';
 
 /** Which row of which job a page belongs to. */
 export interface PageRef {
@@ -144,7 +145,7 @@ export async function storeFailedPage(db: Db, ref: PageRef, failure: PageFailure
 /** The newest stored copy of a URL with the same content variant, no older than `maxAgeMs`. */
 export async function findCachedPage(db: Db, urlKey: string, variant: string, maxAgeMs: number, needRawHtml: boolean) {
   const [row] = await db
-    .select()
+    .select(pageColumns)
     .from(pages)
     .where(
       and(

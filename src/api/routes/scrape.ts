@@ -6,7 +6,7 @@ import { pageCredits } from '../../credits/pricing';
 import { pages } from '../../db/schema';
 import { requireLlmForPromptOnly } from '../../extract/spec-fields';
 import { createJob } from '../../jobs/job-store';
-import { pageToDocument } from '../../jobs/page-document';
+import { pageColumns, pageToDocument } from '../../jobs/page-document';
 import { browserRequiredBy } from '../../scrape/engine-choice';
 import { scrapeOptionsOf, scrapeRequestSchema } from '../../scrape/scrape-options';
 import { awaitWorkflowResult } from '../../temporal/await-result';
@@ -75,7 +75,7 @@ export function registerScrapeRoutes(routes: RouteTable, deps: ApiDeps): void {
         ],
       });
       const outcome = await awaitWorkflowResult(run, options.timeout + llmMs, 'scrape');
-      const [row] = await deps.db.select().from(pages).where(eq(pages.id, outcome.pageId));
+      const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, outcome.pageId));
       ctx.body = { success: true, data: pageToDocument(row!, options.formats) };
     },
   });

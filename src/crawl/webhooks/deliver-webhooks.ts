@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { pages } from '../../db/schema';
-import { pageToDocument } from '../../jobs/page-document';
+import { pageColumns, pageToDocument } from '../../jobs/page-document';
 import type { GuardedFetcher } from '../../net/guarded-fetcher';
 import { loadCrawlJob } from '../crawl-job';
 import { signWebhook } from './sign-webhook';
@@ -22,7 +22,7 @@ export interface DeliveryProgress {
 async function payloadOf(db: Db, jobId: string, event: WebhookEventRow, formats: Parameters<typeof pageToDocument>[1], metadata: Record<string, unknown>) {
   const data = [];
   if (event.type === 'crawl.page' && event.pageId) {
-    const [row] = await db.select().from(pages).where(eq(pages.id, event.pageId));
+    const [row] = await db.select(pageColumns).from(pages).where(eq(pages.id, event.pageId));
     if (row) data.push(pageToDocument(row, formats));
   }
   return { success: event.type !== 'crawl.failed', type: event.type, id: jobId, data, ...(event.error && { error: event.error }), metadata };
