@@ -5,7 +5,8 @@ import { crawleeCrawl } from './peers/crawlee-crawler';
 import { inProcessCrawl } from './peers/in-process-crawler';
 import { startGeneratedSite } from './sites/generated-site';
 
-export const description = 'a generated 2,000-page site crawled through the API (durable, persisted) vs Crawlee CheerioCrawler vs the in-process limit';
+export const description =
+  'a generated 2,000-page site crawled through the API (durable, persisted) vs Crawlee CheerioCrawler vs the in-process limit, and with one page per activity (CRAWL_BATCH_SIZE=1) vs batches';
 
 const PAGES = Number(process.env.BENCH_CRAWL_PAGES ?? 2_000);
 const CONCURRENCY = 10;
@@ -13,29 +14,36 @@ const CONCURRENCY = 10;
 export async function run(): Promise<void> {
   const site = await startGeneratedSite('127.0.0.2', PAGES);
   console.log(`site: ${PAGES} pages, mean ${(site.meanBytes / 1024).toFixed(1)} KB; concurrency ${CONCURRENCY}; ${machine()}`);
-  const env = await startEnvironment({ kind: 'bench', allowPrivateHosts: ['127.0.0.2'], log: () => {} });
+  let env = await startEnvironment({ kind: 'bench', allowPrivateHosts: ['127.0.0.2'], log: () => {} });
   try {
+    console.log('crawling with the in-process limit, Crawlee, then through the API...');
     const limit = await inProcessCrawl(site.url, CONCURRENCY, PAGES);
-    const crawlee = await crawleeCrawl(site.url, CONCURRENCY, PAGES);
+    const crawlee = await crawleeCrawl(site.url, CONCURRENCY);
     const common = { url: site.url, limit: PAGES, maxDepth: 100, ignoreSitemap: true, maxConcurrency: CONCURRENCY };
     const full = await apiCrawl(env, { ...common, scrapeOptions: { formats: ['markdown'], onlyMainContent: false } });
     const main = await apiCrawl(env, { ...common, scrapeOptions: { formats: ['markdown'] } });
+    // Before batching: a fresh stack whose crawl activities take one page each.
+    await env.stop();
+    env = await startEnvironment({ kind: 'bench', allowPrivateHosts: ['127.0.0.2'], stackEnv: { CRAWL_BATCH_SIZE: '1' }, log: () => {} });
+    const single = await apiCrawl(env, { ...common, scrapeOptions: { formats: ['markdown'], onlyMainContent: false } });
 
     const rate = (r: { pages: number; ms: number }) => r.pages / (r.ms / 1000);
     const ours = rate(full);
     table(
-      ['crawler', 'pages', 'seconds', 'pages/s', 'ours ÷ it'],
+      ['crawler', 'pages', 'seconds', 'pages/s', 'ratio (see below)'],
       [
         ['in-process limit (undici + cheerio + turndown, nothing durable)', limit.pages, (limit.ms / 1000).toFixed(1), rate(limit).toFixed(1), (ours / rate(limit)).toFixed(2)],
         ['Crawlee CheerioCrawler (in-memory storage)', crawlee.pages, (crawlee.ms / 1000).toFixed(1), rate(crawlee).toFixed(1), (ours / rate(crawlee)).toFixed(2)],
         ['web-context-service, markdown of the whole page', full.pages, (full.ms / 1000).toFixed(1), ours.toFixed(1), '1.00'],
         ['web-context-service, onlyMainContent (default)', main.pages, (main.ms / 1000).toFixed(1), rate(main).toFixed(1), (rate(main) / ours).toFixed(2)],
+        ['web-context-service, whole page, one page per activity', single.pages, (single.ms / 1000).toFixed(1), rate(single).toFixed(1), (rate(single) / ours).toFixed(2)],
       ],
     );
+    console.log('ratio: for a peer, our whole-page pages/s over its pages/s; for our other runs, their pages/s over our whole-page run\'s.\n');
     table(
       ['run', 'worker peak RSS (MB)', 'Temporal runs', 'history events', 'events per 1,000 pages', 'largest run (events)'],
-      [full, main].map((r, i) => [
-        i === 0 ? 'whole page' : 'onlyMainContent',
+      [full, main, single].map((r, i) => [
+        ['whole page', 'onlyMainContent', 'whole page, one page per activity'][i]!,
         r.peakRssMb.toFixed(0),
         r.runs,
         r.historyEvents,

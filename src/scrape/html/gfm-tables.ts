@@ -33,13 +33,13 @@ function span(cell: Element): number {
 }
 
 function cells(row: Element): Element[] {
-  return [...row.childNodes].filter((n): n is Element => n.nodeName === 'TD' || n.nodeName === 'TH');
+  return Array.from(row.childNodes).filter((n): n is Element => n.nodeName === 'TD' || n.nodeName === 'TH');
 }
 
 function info(table: Element): TableInfo {
   let known = tables.get(table);
   if (!known) {
-    const rows = [...table.getElementsByTagName('tr')].filter((row) => tableOf(row) === table);
+    const rows = Array.from(table.getElementsByTagName('tr')).filter((row) => tableOf(row) === table);
     const first = rows[0];
     const heading = first && (first.parentNode?.nodeName === 'THEAD' || cells(first).every((c) => c.nodeName === 'TH')) ? first : null;
     known = {

@@ -1,7 +1,6 @@
-import { gfm } from '@joplin/turndown-plugin-gfm';
 import * as cheerio from 'cheerio';
-import TurndownService from 'turndown';
 import { Agent, request } from 'undici';
+import { peerTurndown } from './peer-turndown';
 
 /**
  * The in-process ceiling for crawling in Node on this machine: undici fetch, cheerio link
@@ -9,8 +8,7 @@ import { Agent, request } from 'undici';
  * nothing is stored, nothing is checked.
  */
 export async function inProcessCrawl(start: string, concurrency: number, limit: number): Promise<{ pages: number; ms: number }> {
-  const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
-  turndown.use(gfm);
+  const turndown = peerTurndown();
   const dispatcher = new Agent({ connections: concurrency, keepAliveTimeout: 10_000 });
   const origin = new URL(start).origin;
   const seen = new Set([start]);
