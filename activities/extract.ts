@@ -120,7 +120,11 @@ export function createExtractActivities(deps: ExtractActivityDeps) {
             operation: task.operation,
             idempotencyKey: task.chargeKey,
             finishJob: task.finishJob,
-            amount: pageCredits({ renderer: row.metadata?.renderer ?? 'http', screenshot: task.options.formats.some((f) => f.startsWith('screenshot')), json: true }),
+            // A search charges per result it returns, json add-on included, when it finishes.
+            amount:
+              task.operation === 'search'
+                ? 0
+                : pageCredits({ renderer: row.metadata?.renderer ?? 'http', screenshot: task.options.formats.some((f) => f.startsWith('screenshot')), json: true }),
           };
           return summary(await storePageExtraction(deps.db, { pageId: input.pageId, jobId: input.jobId, schema, result }, paid));
         }),

@@ -17,11 +17,21 @@ function finishReserve(timeoutMs: number): number {
   return Math.min(1_500, timeoutMs / 5);
 }
 
-/** Scrapes the candidates in parallel until the deadline; answers a warning per kind of dropped page. */
-async function scrapeCandidates(input: SearchWorkflowInput, toScrape: { url: string; urlKey: string }[], deadline: number): Promise<string[]> {
+/**
+ * Scrapes the candidates in parallel until the deadline. Answers the URL keys of the pages that
+ * were stored in time (only those may be returned: a page cut off at the deadline can still be
+ * stored afterwards by an activity that had not yet seen the cancellation) and a warning per
+ * kind of dropped page.
+ */
+async function scrapeCandidates(
+  input: SearchWorkflowInput,
+  toScrape: { url: string; urlKey: string }[],
+  deadline: number,
+): Promise<{ stored: string[]; warnings: string[] }> {
   const { scrapeOptions } = input.options;
   const pageTimeout = Math.max(1, Math.min(scrapeOptions.timeout, deadline - Date.now()));
   const acts = pageActivities(pageTimeout, input.browserQueue);
+  const stored: { url: string; urlKey: string }[] = [];
   const failed: string[] = [];
   const late: string[] = [];
   const work = new CancellationScope();
@@ -42,6 +52,7 @@ async function scrapeCandidates(input: SearchWorkflowInput, toScrape: { url: str
         };
         try {
           await scrapePage(task, acts);
+          stored.push({ url, urlKey });
         } catch (err) {
           const code = isCancellation(err) ? 'CANCELLED' : describeFailure(err).code;
           // A page cut off by the search's own deadline was still loading, not broken.
@@ -54,12 +65,18 @@ async function scrapeCandidates(input: SearchWorkflowInput, toScrape: { url: str
   const clock = new CancellationScope();
   const timer = clock.run(() => sleep(Math.max(1, deadline - Date.now())));
   const first = await Promise.race([scraping.then(() => 'done' as const), timer.then(() => 'deadline' as const)]);
+  const settledAtDeadline = stored.length;
   (first === 'done' ? clock : work).cancel();
   await Promise.allSettled([scraping, timer]);
-  return [
-    ...(failed.length > 0 ? [`Dropped ${failed.length} result page(s) that could not be scraped: ${failed.join(', ')}.`] : []),
-    ...(late.length > 0 ? [`Dropped ${late.length} result page(s) still loading at the ${input.options.timeout} ms timeout: ${late.join(', ')}.`] : []),
-  ];
+  // A page stored after the deadline arrived too late to be counted.
+  late.push(...stored.slice(settledAtDeadline).map((s) => s.url));
+  return {
+    stored: stored.slice(0, settledAtDeadline).map((s) => s.urlKey),
+    warnings: [
+      ...(failed.length > 0 ? [`Dropped ${failed.length} result page(s) that could not be scraped: ${failed.join(', ')}.`] : []),
+      ...(late.length > 0 ? [`Dropped ${late.length} result page(s) still loading at the ${input.options.timeout} ms timeout: ${late.join(', ')}.`] : []),
+    ],
+  };
 }
 
 /**
@@ -78,7 +95,13 @@ export async function searchWorkflow(input: SearchWorkflowInput): Promise<{ resu
   });
   const { finishSearch } = proxyLocalActivities<SearchActivities>({ startToCloseTimeout: '30s', retry: { initialInterval: '300ms', maximumAttempts: 5 } });
   const found = await findSearchCandidates({ jobId: input.jobId, options, deadline });
-  const warnings = [...found.warnings];
-  if (found.toScrape.length > 0) warnings.push(...(await scrapeCandidates(input, found.toScrape, deadline)));
-  return finishSearch({ jobId: input.jobId, teamId: input.teamId, options, provider: found.provider, warnings });
+  const scraped = found.toScrape.length > 0 ? await scrapeCandidates(input, found.toScrape, deadline) : { stored: [], warnings: [] };
+  return finishSearch({
+    jobId: input.jobId,
+    teamId: input.teamId,
+    options,
+    provider: found.provider,
+    scrapedKeys: scraped.stored,
+    warnings: [...found.warnings, ...scraped.warnings],
+  });
 }

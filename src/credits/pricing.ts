@@ -22,6 +22,12 @@ export function pageCredits(c: PageCharge): number {
   return PRICES.page + (c.renderer === 'browser' ? PRICES.browserRender : 0) + (c.screenshot ? PRICES.screenshot : 0) + (c.json ? PRICES.json : 0);
 }
 
+/** What one returned search result costs: 2; 5 when its page was scraped; +4 with the json format. */
+export function searchResultCredits(formats: readonly string[]): number {
+  if (formats.length === 0) return PRICES.searchResult;
+  return PRICES.searchResultScraped + (formats.includes('json') ? PRICES.json : 0);
+}
+
 /** LLM tokens an extract includes, and the tokens each further credit pays for. */
 export const EXTRACT_TOKENS = { included: 2_000, perCredit: 1_000 } as const;
 

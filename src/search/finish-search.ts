@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { charge } from '../credits/ledger';
-import { PRICES } from '../credits/pricing';
+import { searchResultCredits } from '../credits/pricing';
 import type { Db } from '../db/client';
 import { jobs, pages, searchResults } from '../db/schema';
 import { completeJob } from '../jobs/job-store';
@@ -9,7 +9,7 @@ import { blendScore } from './ranking/blend';
 import { bm25Scores, type TermStats } from './ranking/bm25';
 import { nearDuplicateIndexes } from './ranking/near-duplicates';
 import { pageTermStats, snippetTermStats } from './ranking/term-stats';
-import { loadCandidates, scrapePoolSize, type CandidateRow } from './search-candidates';
+import { loadCandidates, type CandidateRow } from './search-candidates';
 import type { SearchOptions } from './search-options';
 import { textSearchConfigFor } from './text-search-language';
 import { queryLexemes, tsQuerySql } from './ts-query';
@@ -25,6 +25,8 @@ export interface FinishSearchInput {
   options: SearchOptions;
   /** The provider that answered, for the job's record. */
   provider: string;
+  /** With formats: the URL keys of the candidates whose pages were stored before the deadline. */
+  scrapedKeys: string[];
   /** Warnings gathered on the way (provider fallbacks, dropped pages). */
   warnings: string[];
 }
@@ -43,24 +45,43 @@ interface Ranked {
   score: number;
 }
 
-/** The candidates that can be returned, each with the page that stands for its content. */
-async function rankable(db: Db, jobId: string, candidates: CandidateRow[], scraping: boolean, limit: number) {
-  const pool = scraping ? candidates.slice(0, scrapePoolSize(limit)) : candidates;
+/**
+ * The candidates that can be returned, each with the page that stands for its content. With
+ * formats, only pages stored in time count (the others failed or were cut off, and said so),
+ * and a page that answered an HTTP error is dropped with a warning.
+ */
+async function rankable(db: Db, input: FinishSearchInput, candidates: CandidateRow[], scraping: boolean, warnings: string[]) {
+  const pool = scraping ? candidates.filter((c) => input.scrapedKeys.includes(c.urlKey)) : candidates;
   const pageIds = scraping ? [] : pool.flatMap((c) => (c.indexedPageId ? [c.indexedPageId] : []));
   const where = scraping
-    ? and(eq(pages.jobId, jobId), eq(pages.status, 'scraped'), inArray(pages.urlKey, pool.map((c) => c.urlKey)))
+    ? and(eq(pages.jobId, input.jobId), eq(pages.status, 'scraped'), inArray(pages.urlKey, pool.map((c) => c.urlKey)))
     : inArray(pages.id, pageIds);
   const rows =
     pool.length === 0 || (!scraping && pageIds.length === 0)
       ? []
-      : await db.select({ id: pages.id, urlKey: pages.urlKey, text: sql<string | null>`left(${pages.text}, ${NEAR_DUPLICATE_CHARS})`, finalUrl: sql<string | null>`${pages.metadata}->>'url'` }).from(pages).where(where);
+      : await db
+          .select({
+            id: pages.id,
+            urlKey: pages.urlKey,
+            statusCode: pages.statusCode,
+            text: sql<string | null>`left(${pages.text}, ${NEAR_DUPLICATE_CHARS})`,
+            finalUrl: sql<string | null>`${pages.metadata}->>'url'`,
+          })
+          .from(pages)
+          .where(where);
   const byKey = new Map(rows.map((r) => [scraping ? r.urlKey : r.id, r]));
-  return pool.flatMap((candidate) => {
+  const errors: string[] = [];
+  const docs = pool.flatMap((candidate) => {
     const page = byKey.get(scraping ? candidate.urlKey : (candidate.indexedPageId ?? ''));
-    // With formats asked for, a candidate whose page was not stored failed or timed out: dropped.
     if (scraping && !page) return [];
+    if (scraping && (page?.statusCode ?? 0) >= 400) {
+      errors.push(`${candidate.url} (HTTP ${page!.statusCode})`);
+      return [];
+    }
     return [{ candidate, pageId: page?.id ?? null, text: page?.text ?? null, finalKey: page?.finalUrl ? urlKey(page.finalUrl) : candidate.urlKey }];
   });
+  if (errors.length > 0) warnings.push(`Dropped ${errors.length} result page(s) that answered an HTTP error: ${errors.join(', ')}.`);
+  return docs;
 }
 
 /**
@@ -78,9 +99,10 @@ export async function finishSearch(db: Db, input: FinishSearchInput): Promise<{ 
   }
   const scraping = options.scrapeOptions.formats.length > 0;
   const candidates = await loadCandidates(db, jobId);
+  const warnings = [...input.warnings];
   // A candidate that redirected to a page already kept adds nothing: the better-ranked one stays.
   const seenFinal = new Set<string>();
-  const docs = (await rankable(db, jobId, candidates, scraping, options.limit)).filter((d) => {
+  const docs = (await rankable(db, input, candidates, scraping, warnings)).filter((d) => {
     if (seenFinal.has(d.finalKey)) return false;
     seenFinal.add(d.finalKey);
     return true;
@@ -102,9 +124,9 @@ export async function finishSearch(db: Db, input: FinishSearchInput): Promise<{ 
   const duplicates = nearDuplicateIndexes(ranked.map((r) => r.text));
   const results = ranked.filter((_, i) => !duplicates.has(i)).slice(0, options.limit);
 
-  const warnings = [...input.warnings, ...(results.length === 0 ? [NO_RESULTS_WARNING] : [])];
+  if (results.length === 0) warnings.unshift(warnings.length > 0 ? `${NO_RESULTS_WARNING}.` : NO_RESULTS_WARNING);
   const result: SearchJobResult = { provider: input.provider, ...(warnings.length > 0 && { warning: warnings.join(' ') }) };
-  const credits = results.length * (scraping ? PRICES.searchResultScraped : PRICES.searchResult);
+  const credits = results.length * searchResultCredits(options.scrapeOptions.formats);
   await db.transaction(async (tx) => {
     for (const [i, r] of results.entries()) {
       await tx

@@ -5,7 +5,7 @@ import type { TextSearchConfig } from './text-search-language';
 function synonymRules(config: TextSearchConfig): string {
   return [
     `SELECT phraseto_tsquery('${config}', w),`,
-    `(SELECT string_agg('(' || phraseto_tsquery('${config}', x)::text || ')', ' | ') FROM unnest(words) x)::tsquery`,
+    `(SELECT string_agg('(' || phraseto_tsquery('${config}', x)::text || ')', ' | ') FROM unnest(words) x WHERE numnode(phraseto_tsquery('${config}', x)) > 0)::tsquery`,
     `FROM search_synonyms, unnest(words) w`,
     `WHERE config = '${config}' AND numnode(phraseto_tsquery('${config}', w)) > 0`,
   ].join(' ');

@@ -62,7 +62,7 @@ export async function run(): Promise<void> {
     console.log(`corpus: ${SEARCH_CORPUS_PAGES} pages served, ${status.completed} crawled (${status.status}), ${SEARCH_QUERIES.length} judged queries\n`);
 
     // 1. Quality.
-    const local = new LocalIndexProvider(database.db);
+    const local = new LocalIndexProvider(database.db, 30_000);
     const scores = { fts: { ndcg: [] as number[], rr: [] as number[] }, blend: { ndcg: [] as number[], rr: [] as number[] } };
     const misses: string[] = [];
     for (const q of SEARCH_QUERIES) {

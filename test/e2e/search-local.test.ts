@@ -1,7 +1,7 @@
 import FirecrawlApp from '@mendable/firecrawl-js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ledger } from '../../src/db/schema';
+import { ledger, searchSynonyms } from '../../src/db/schema';
 import type { FixtureServer } from '../fixtures/fixture-server';
 import { startSearchSite } from '../fixtures/search-site';
 import { api } from '../helpers/api';
@@ -53,6 +53,17 @@ describe('POST /v1/search with the local index', () => {
     expect(ofSite((await search({ query: 'automobile' })).data)).toEqual(['/family-car-guide']);
   });
 
+  it('widens queries with synonym groups operators add (a stop word in a group is ignored)', async () => {
+    const { db } = testDatabase();
+    expect(ofSite((await search({ query: 'salamander' })).data)).toEqual([]);
+    const [group] = await db.insert(searchSynonyms).values({ config: 'english', words: ['salamander', 'the', 'axolotl'] }).returning();
+    try {
+      expect(ofSite((await search({ query: 'salamander' })).data)[0]).toBe('/axolotl-care');
+    } finally {
+      await db.delete(searchSynonyms).where(eq(searchSynonyms.id, group!.id));
+    }
+  });
+
   it('searches the pages of the requested language with that language\'s stemmer', async () => {
     // German stemming: "Haus" finds "Häuser", but only when the query is German.
     expect(ofSite((await search({ query: 'Haus am Rhein', lang: 'de' })).data)).toEqual(['/rhein-haeuser']);
@@ -68,6 +79,17 @@ describe('POST /v1/search with the local index', () => {
     expect(result.links).toContain(at('/theremin-lessons'));
     expect(result.metadata).toMatchObject({ sourceURL: at('/axolotl-care'), statusCode: 200, title: 'Axolotl care: water temperature and feeding' });
     expect(await chargesOf(body.id)).toEqual([-5]);
+  });
+
+  it('charges the json add-on per returned result only, not for the extra pages it scraped', async () => {
+    const body = await search({
+      query: 'axolotl feeding earthworms',
+      limit: 1,
+      scrapeOptions: { formats: ['json'], jsonOptions: { schema: { type: 'object', properties: { title: { type: 'string' } } } } },
+    });
+    expect(body.data).toHaveLength(1);
+    expect(body.data[0].json).toEqual({ title: 'Axolotl care: water temperature and feeding' });
+    expect(await chargesOf(body.id)).toEqual([-9]);
   });
 
   it('charges 2 per result without formats, once', async () => {

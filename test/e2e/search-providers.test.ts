@@ -36,6 +36,8 @@ function searxngBehaviour(query: string): FakeBehaviour {
       return [hit('/weak'), hit('/medium'), hit('/strong')];
     case 'private redirect':
       return [hit('/to-private'), hit('/tides')];
+    case 'broken page':
+      return [hit('/missing'), hit('/tides')];
     case 'slow pages':
       return [hit('/slow'), hit('/tides')];
     case 'mirrored article':
@@ -147,6 +149,14 @@ describe('search through SearXNG', () => {
     expect(paths(body.data)).toEqual(['/tides']);
     expect(body.warning).toContain(`${at('/to-private')} (URL_BLOCKED)`);
     expect(privateServer.connections()).toBe(0);
+  });
+
+  it('drops a result whose page answers an HTTP error, with a warning, and charges only what it returns', async () => {
+    const { status, body } = await search({ query: 'broken page', limit: 5, scrapeOptions: { formats: ['markdown'] } });
+    expect(status).toBe(200);
+    expect(paths(body.data)).toEqual(['/tides']);
+    expect(body.warning).toContain(`${at('/missing')} (HTTP 404)`);
+    expect(await chargesOf(body.id)).toEqual([-5]);
   });
 
   it('answers within timeout, dropping pages still loading, with a warning', async () => {

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { searchWorkflow } from '../../../workflows';
-import { PRICES } from '../../credits/pricing';
+import { searchResultCredits } from '../../credits/pricing';
 import { jobs, pages, searchResults } from '../../db/schema';
 import { requireLlmForPromptOnly } from '../../extract/spec-fields';
 import { createJob } from '../../jobs/job-store';
-import { pageToDocument } from '../../jobs/page-document';
+import { pageColumns, pageToDocument } from '../../jobs/page-document';
 import type { SearchJobResult } from '../../search/finish-search';
 import { searchOptionsOf, searchRequestSchema, type SearchOptions } from '../../search/search-options';
 import { awaitWorkflowResult } from '../../temporal/await-result';
@@ -26,7 +26,7 @@ const searchResultSchema = documentSchema.partial({ metadata: true }).extend({
 async function rankedResults(deps: ApiDeps, jobId: string, options: SearchOptions) {
   const { formats } = options.scrapeOptions;
   const rows = await deps.db
-    .select({ result: searchResults, page: pages })
+    .select({ result: searchResults, page: pageColumns })
     .from(searchResults)
     .leftJoin(pages, and(eq(pages.jobId, searchResults.jobId), eq(pages.urlKey, searchResults.urlKey), eq(searchResults.scraped, true)))
     .where(and(eq(searchResults.jobId, jobId), isNotNull(searchResults.rank)))
@@ -50,7 +50,7 @@ export function registerSearchRoutes(routes: RouteTable, deps: ApiDeps): void {
     tag: 'Search',
     summary: 'Search the web (or this deployment\'s pages) and scrape the results',
     description:
-      'Runs `search-<id>`: the configured provider chain (SEARCH_PROVIDER) finds candidates, their pages are scraped in parallel when `scrapeOptions.formats` is not empty, and results are ranked by a blend of provider rank and BM25 relevance. 2 credits per result, 5 per result whose page was scraped.',
+      'Runs `search-<id>`: the configured provider chain (SEARCH_PROVIDER) finds candidates, their pages are scraped in parallel when `scrapeOptions.formats` is not empty, and results are ranked by a blend of provider rank and BM25 relevance. 2 credits per result, 5 per result whose page was scraped (+4 with the json format).',
     auth: true,
     body: searchRequestSchema,
     responses: {
@@ -65,8 +65,7 @@ export function registerSearchRoutes(routes: RouteTable, deps: ApiDeps): void {
       const { team } = ctx.state;
       const options = searchOptionsOf(body);
       if (options.scrapeOptions.jsonOptions) requireLlmForPromptOnly(options.scrapeOptions.jsonOptions, deps.config.llm);
-      const scraping = options.scrapeOptions.formats.length > 0;
-      await requireCredits(deps.db, team.teamId, options.limit * (scraping ? PRICES.searchResultScraped : PRICES.searchResult), 'This search');
+      await requireCredits(deps.db, team.teamId, options.limit * searchResultCredits(options.scrapeOptions.formats), 'This search');
 
       const jobId = randomUUID();
       const acceptedAt = Date.now();

@@ -11,7 +11,7 @@ export function configuredProviders(config: Config, db: Db): ProviderChain {
   const make = (name: Config['SEARCH_PROVIDER'][number]): SearchProvider => {
     switch (name) {
       case 'local':
-        return new LocalIndexProvider(db);
+        return new LocalIndexProvider(db, config.SEARCH_PROVIDER_TIMEOUT_MS);
       case 'searxng':
         return new SearxngProvider(config.SEARXNG_URL.replace(/\/+$/, ''));
       case 'serper':

@@ -21,23 +21,38 @@ interface IndexRow extends Record<string, unknown> {
 export class LocalIndexProvider implements SearchProvider {
   readonly name = 'local';
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Longest the query may run (Postgres statement_timeout), as for any provider. */
+    private readonly timeoutMs: number,
+  ) {}
 
   async search(q: ProviderQuery, signal: AbortSignal): Promise<ProviderAnswer> {
     const config = textSearchConfigFor(q.lang);
     const window = q.timeFilter && timeWindow(q.timeFilter, Date.now());
-    const rows = await this.db.execute<IndexRow>(sql`
-      SELECT id, url, title, description FROM (
-        SELECT DISTINCT ON (p.url_key) p.id, coalesce(p.metadata->>'url', p.url) AS url, p.title, p.description,
-               ts_rank(p.search_vector, q.query, 1) AS rank
-        FROM pages p, (SELECT ${tsQuerySql(config, q.query)} AS query) q
-        WHERE p.searchable AND p.search_language = ${config} AND p.search_vector @@ q.query
-          ${window ? sql`AND p.scraped_at BETWEEN ${window.from.toISOString()} AND ${window.to.toISOString()}` : sql``}
-        ORDER BY p.url_key, p.scraped_at DESC
-      ) newest
-      ORDER BY rank DESC, url
-      LIMIT ${q.candidates}`);
-    signal.throwIfAborted();
+    // Only a URL's newest searchable copy counts: an older copy that matched is not the page today.
+    const query = this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT set_config('statement_timeout', ${String(this.timeoutMs)}, true)`);
+      return tx.execute<IndexRow>(sql`
+        SELECT id, url, title, description FROM (
+          SELECT DISTINCT ON (p.url_key) p.id, coalesce(p.metadata->>'url', p.url) AS url, p.title, p.description,
+                 ts_rank(p.search_vector, q.query, 1) AS rank
+          FROM pages p, (SELECT ${tsQuerySql(config, q.query)} AS query) q
+          WHERE p.searchable AND p.search_language = ${config} AND p.search_vector @@ q.query
+            AND NOT EXISTS (SELECT 1 FROM pages n WHERE n.url_key = p.url_key AND n.searchable AND n.scraped_at > p.scraped_at)
+            ${window ? sql`AND p.scraped_at BETWEEN ${window.from.toISOString()} AND ${window.to.toISOString()}` : sql``}
+          ORDER BY p.url_key, p.scraped_at DESC
+        ) newest
+        ORDER BY rank DESC, url
+        LIMIT ${q.candidates}`);
+    });
+    // The chain moves on when the signal fires; the statement timeout ends the query itself.
+    const rows = await new Promise<IndexRow[]>((resolve, reject) => {
+      const abort = () => reject(signal.reason);
+      if (signal.aborted) return abort();
+      signal.addEventListener('abort', abort, { once: true });
+      query.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+    });
     return {
       hits: rows.map((r) => ({ url: r.url, title: r.title ?? '', description: r.description ?? '', indexedPageId: r.id })),
       warnings: [],

@@ -32,7 +32,7 @@ export class ProviderChain {
       const timer = AbortSignal.timeout(budget);
       try {
         const answer = await provider.search(query, cancel ? AbortSignal.any([timer, cancel]) : timer);
-        const fellBack = failures.map((f) => `Search provider ${f}; results are from ${provider.name}`);
+        const fellBack = failures.map((f) => `Search provider ${f}; results are from ${provider.name}.`);
         return { ...answer, provider: provider.name, warnings: [...fellBack, ...answer.warnings] };
       } catch (err) {
         cancel?.throwIfAborted();

@@ -18,10 +18,10 @@ const TIME_RANGE = { d: 'day', w: 'week', m: 'month', y: 'year' } as const;
 function timeRange(filter: TimeFilter | undefined, warnings: string[]): string | undefined {
   if (!filter) return undefined;
   if (filter.kind === 'range') {
-    warnings.push('searxng does not support custom date ranges; tbs was ignored');
+    warnings.push('searxng does not support custom date ranges; tbs was ignored.');
     return undefined;
   }
-  if (filter.unit === 'h' || filter.count > 1) warnings.push(`searxng filters by whole days, weeks, months or years; tbs was widened`);
+  if (filter.unit === 'h' || filter.count > 1) warnings.push('searxng filters by whole days, weeks, months or years; tbs was widened.');
   if (filter.unit === 'h') return 'day';
   const widened = filter.count > 1 ? ({ d: 'w', w: 'm', m: 'y', y: 'y' } as const)[filter.unit] : filter.unit;
   return TIME_RANGE[widened];
@@ -35,7 +35,9 @@ export class SearxngProvider implements SearchProvider {
 
   async search(q: ProviderQuery, signal: AbortSignal): Promise<ProviderAnswer> {
     const warnings: string[] = [];
-    const params = new URLSearchParams({ q: q.query, format: 'json', language: `${q.lang}-${q.country.toUpperCase()}`, safesearch: '0' });
+    // A bare language takes the country as its region (en + gb: en-GB); a full tag stays as given.
+    const language = /[-_]/.test(q.lang) ? q.lang.replace('_', '-') : `${q.lang}-${q.country.toUpperCase()}`;
+    const params = new URLSearchParams({ q: q.query, format: 'json', language, safesearch: '0' });
     const range = timeRange(q.timeFilter, warnings);
     if (range) params.set('time_range', range);
     const hits: ProviderHit[] = [];
