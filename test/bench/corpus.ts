@@ -6,6 +6,8 @@
  * headings, paragraphs with inline links, lists, tables, code blocks, figures and quotes.
  */
 
+import { seededRandom } from '../fixtures/seeded-random';
+
 const WORDS = (
   'the of and to in is that for it as was with be by on not he this are or his from at which but have an they you were her she there ' +
   'one all we their been has when who will more no if out so said what up its about into than them can only other new some could time ' +
@@ -17,18 +19,6 @@ const WORDS = (
 ).split(' ');
 
 const LANGUAGES = ['typescript', 'python', 'go', 'bash', 'sql'];
-
-/** mulberry32: a small seeded PRNG, so every run benchmarks the same bytes. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Writer {
   constructor(readonly rand: () => number) {}
@@ -129,7 +119,7 @@ export interface CorpusPage {
 
 /** One page of about `targetBytes`, from `seed`. */
 function corpusPage(seed: number, targetBytes: number): string {
-  const w = new Writer(random(seed));
+  const w = new Writer(seededRandom(seed));
   const title = w.title();
   const hydrationShare = w.rand() < 0.6 ? w.int(10, 45) / 100 : 0;
   const head = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,15 +1,5 @@
 import { html, startFixtureServer, type FixtureServer } from '../../fixtures/fixture-server';
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run serves the same site. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../fixtures/seeded-random';
 
 const WORDS =
   'harbour light keeper lens beam tide coast rock tower signal fog horn vessel chart bearing reef storm night watch lamp oil mirror glass stair gallery lantern island pier wave current shoal buoy channel beacon navigation mariner ship'.split(
@@ -40,7 +30,7 @@ export async function startGeneratedSite(host: string, pages: number, seed = 42)
   };
   // Pages are made on request from their own seed, so a 20,000-page site costs no memory.
   const pageHtml = (i: number): string => {
-    const rnd = random(seed * 1_000_003 + i);
+    const rnd = seededRandom(seed * 1_000_003 + i);
     const word = () => WORDS[Math.floor(rnd() * WORDS.length)]!;
     const sentence = (n: number) => `${Array.from({ length: n }, word).join(' ').replace(/^./, (c) => c.toUpperCase())}.`;
     const nav = Array.from({ length: 40 }, (_, k) => `<li><a href="${pathOf(k + 1)}">${WORDS[k % WORDS.length]} ${k}</a></li>`).join('');
