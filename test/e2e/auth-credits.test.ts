@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { revokeApiKey } from '../../src/accounts/api-keys';
-import { ledger, pages } from '../../src/db/schema';
+import { ledger, pages, searchResults } from '../../src/db/schema';
 import { createTeamWithKey } from '../helpers/accounts';
 import { api, fixture } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
@@ -123,17 +123,20 @@ describe('rate limit', () => {
 
 describe('an activity retried after it wrote the page and its charge', () => {
   const prefix = `wcs-retry-${process.pid}`;
-  const attempts: number[] = [];
+  /** Attempts seen per activity type. */
+  const attempts: Record<string, number[]> = {};
+  /** Activities failed once after their work committed: a page scrape, and both steps of a search. */
+  const INJECTED = ['scrapePageHttp', 'findSearchCandidates', 'finishSearch'];
   let apiServer: Running & { url: string };
   let workers: Running;
 
-  /** Lets scrapePageHttp's first attempt finish (page and charge committed), then fails it. */
+  /** Lets the first attempt finish (rows and charge committed), then fails it. */
   const failFirstAttemptAfterWriting: ActivityInterceptorsFactory = (ctx) => ({
     inbound: {
       async execute(input, next) {
         const result = await next(input);
-        if (ctx.info.activityType === 'scrapePageHttp') {
-          attempts.push(ctx.info.attempt);
+        if (INJECTED.includes(ctx.info.activityType)) {
+          (attempts[ctx.info.activityType] ??= []).push(ctx.info.attempt);
           if (ctx.info.attempt === 1) throw ApplicationFailure.retryable('injected failure after the page was stored', 'INJECTED_RETRY');
         }
         return result;
@@ -157,9 +160,25 @@ describe('an activity retried after it wrote the page and its charge', () => {
     expect(status).toBe(200);
     expect(body.data.markdown).toContain('A Short History of Lighthouses');
     const { scrapeId, creditsUsed } = body.data.metadata;
-    expect(attempts).toEqual([1, 2]);
+    expect(attempts.scrapePageHttp).toEqual([1, 2]);
     expect(await chargesOf(scrapeId)).toHaveLength(1);
     expect(await testDatabase().db.select().from(pages).where(eq(pages.jobId, scrapeId))).toHaveLength(1);
     expect(await balance(team.key)).toBe(100 - creditsUsed);
   });
+
+  it('charges a search once when its steps are retried after committing', async () => {
+    const team = await freshTeam(100);
+    // The local index has the lighthouse article at least: the scrape above stored it.
+    const { status, body } = await api('/v1/search', { body: { query: 'lighthouses', limit: 1, scrapeOptions: { formats: ['markdown'] } }, key: team.key, baseUrl: apiServer.url });
+    expect(status).toBe(200);
+    expect(body.data).toHaveLength(1);
+    expect(body.data[0].markdown.length).toBeGreaterThan(0);
+    expect(attempts.findSearchCandidates).toEqual([1, 2]);
+    expect(attempts.finishSearch).toEqual([1, 2]);
+    expect((await chargesOf(body.id)).map((c) => c.amount)).toEqual([-5]);
+    const ranked = await testDatabase().db.select().from(searchResults).where(and(eq(searchResults.jobId, body.id), isNotNull(searchResults.rank)));
+    expect(ranked).toHaveLength(1);
+    expect(await balance(team.key)).toBe(95);
+  });
 });
+
