@@ -24,7 +24,7 @@ import {
   type PageExtractionRow,
 } from '../src/jobs/extraction-store';
 import { pageColumns } from '../src/jobs/page-document';
-import type { PageTask } from '../src/jobs/page-task';
+import { chargedPerPage, type PageTask } from '../src/jobs/page-task';
 import { withAppFailures } from './app-failure';
 import { withHeartbeat } from './heartbeat';
 
@@ -120,11 +120,9 @@ export function createExtractActivities(deps: ExtractActivityDeps) {
             operation: task.operation,
             idempotencyKey: task.chargeKey,
             finishJob: task.finishJob,
-            // A search charges per result it returns, json add-on included, when it finishes.
-            amount:
-              task.operation === 'search'
-                ? 0
-                : pageCredits({ renderer: row.metadata?.renderer ?? 'http', screenshot: task.options.formats.some((f) => f.startsWith('screenshot')), json: true }),
+            amount: chargedPerPage(task)
+              ? pageCredits({ renderer: row.metadata?.renderer ?? 'http', screenshot: task.options.formats.some((f) => f.startsWith('screenshot')), json: true })
+              : 0,
           };
           return summary(await storePageExtraction(deps.db, { pageId: input.pageId, jobId: input.jobId, schema, result }, paid));
         }),

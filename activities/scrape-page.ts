@@ -3,7 +3,7 @@ import type { BrowserScraper } from '../src/browser/browser-scraper';
 import { pageCredits } from '../src/credits/pricing';
 import type { Db } from '../src/db/client';
 import { findCachedPage, findStoredPage, storeFailedPage, storeScrapedPage } from '../src/jobs/page-store';
-import { extractsJson, type PageTask, type PageTaskFailure, type PageTaskOutcome } from '../src/jobs/page-task';
+import { chargedPerPage, extractsJson, type PageTask, type PageTaskFailure, type PageTaskOutcome } from '../src/jobs/page-task';
 import { cachedPageAsScraped } from '../src/jobs/cached-page';
 import { contentVariant } from '../src/scrape/content-variant';
 import { indexableWith } from '../src/search/index-fields';
@@ -27,8 +27,7 @@ export function createScrapeActivities(deps: ScrapeActivityDeps) {
 
   async function store(task: PageTask, page: ScrapedPage, variant: string): Promise<PageTaskOutcome> {
     const deferred = extractsJson(task);
-    // A search charges per result it returns, once, when it finishes; its pages cost nothing here.
-    const credits = deferred || task.operation === 'search'
+    const credits = deferred || !chargedPerPage(task)
       ? 0
       : pageCredits({ renderer: page.renderer, screenshot: task.options.formats.some((f) => f.startsWith('screenshot')), json: false });
     const stored = await storeScrapedPage(deps.db, task, page, { amount: credits, operation: task.operation, idempotencyKey: task.chargeKey }, {

@@ -25,6 +25,14 @@ export function extractsJson(task: Pick<PageTask, 'operation' | 'options'>): boo
   return task.operation === 'extract' || task.options.formats.includes('json');
 }
 
+/**
+ * Whether the page (and its json extraction) is charged on its own. A search's pages are not:
+ * the search charges per result it returns, once, when it finishes.
+ */
+export function chargedPerPage(task: Pick<PageTask, 'operation'>): boolean {
+  return task.operation !== 'search';
+}
+
 export type PageTaskOutcome =
   | { kind: 'stored'; pageId: string; statusCode: number; credits: number }
   | { kind: 'needs-browser'; reason: string };
