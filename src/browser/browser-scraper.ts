@@ -3,7 +3,7 @@ import { AppError, isErrorCode } from '../errors';
 import { FilteringProxy, PROXY_ERROR_HEADER } from '../net/filtering-proxy';
 import { defaultPort, type PublicUrlGate } from '../net/public-url-gate';
 import { deadlineSignal } from '../deadline';
-import { processBody } from '../scrape/process/process-body';
+import type { ProcessContent } from '../scrape/process/processing-pool';
 import { requestHeaders } from '../scrape/request-headers';
 import type { ScrapeOptions } from '../scrape/scrape-options';
 import type { ScrapedPage } from '../scrape/scraped-page';
@@ -24,6 +24,8 @@ export interface BrowserScraperConfig {
   userAgent: string;
   /** Tallest full-page capture, in image pixels (SCREENSHOT_MAX_HEIGHT). */
   maxCaptureHeight: number;
+  /** processBody, in processing threads (ProcessingPool) or inline. */
+  process: ProcessContent;
 }
 
 /** How a page is opened: the request and device settings shared by scrapes and screenshots. */
@@ -126,7 +128,7 @@ export class BrowserScraper {
       const isHtml = /html/i.test(contentType);
       const body = isHtml ? Buffer.from(await page.content()) : ((await response?.body()) ?? Buffer.alloc(0));
       const finalUrl = page.url();
-      const content = await processBody(body, isHtml ? 'text/html; charset=utf-8' : contentType, finalUrl, options);
+      const content = await this.config.process(body, isHtml ? 'text/html; charset=utf-8' : contentType, finalUrl, options);
       const warning = joinWarnings(content.warning, capture?.warning);
       return {
         finalUrl,

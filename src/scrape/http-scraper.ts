@@ -1,5 +1,5 @@
 import type { GuardedFetcher } from '../net/guarded-fetcher';
-import { processBody } from './process/process-body';
+import type { ProcessContent } from './process/processing-pool';
 import { requestHeaders } from './request-headers';
 import type { ScrapeOptions } from './scrape-options';
 import type { ScrapedPage } from './scraped-page';
@@ -11,6 +11,8 @@ export class HttpScraper {
   constructor(
     private readonly fetcher: GuardedFetcher,
     private readonly userAgent: string,
+    /** processBody, in processing threads (ProcessingPool) or inline. */
+    private readonly process: ProcessContent,
   ) {}
 
   async scrape(url: string, options: ScrapeOptions, deadline: number, cancel?: AbortSignal): Promise<HttpScrapeResult> {
@@ -22,7 +24,7 @@ export class HttpScraper {
       skipTlsVerification: options.skipTlsVerification,
     });
     const fetchMs = Math.round(performance.now() - started);
-    const content = await processBody(response.body, response.contentType, response.url, options);
+    const content = await this.process(response.body, response.contentType, response.url, options);
     if (options.engine === 'auto' && content.appShell) return { kind: 'needs-browser', reason: 'app shell' };
     return {
       kind: 'page',

@@ -19,6 +19,7 @@ import { FilteringProxy } from '../net/filtering-proxy';
 import { GuardedFetcher } from '../net/guarded-fetcher';
 import { PublicUrlGate } from '../net/public-url-gate';
 import { HttpScraper } from '../scrape/http-scraper';
+import { ProcessingPool } from '../scrape/process/processing-pool';
 import { configuredProviders } from '../search/providers/configured-providers';
 import { ensureCleanupSchedule } from '../screenshots/cleanup-schedule';
 import { createImageStore } from '../screenshots/create-image-store';
@@ -51,10 +52,11 @@ export async function createWorkers(
 ): Promise<WorkerSet> {
   const gate = new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS);
   const fetcher = new GuardedFetcher(gate, config.MAX_PAGE_BYTES);
-  const http = new HttpScraper(fetcher, config.USER_AGENT);
+  const processing = new ProcessingPool(config.PROCESSING_THREADS);
+  const http = new HttpScraper(fetcher, config.USER_AGENT, processing.process);
   const images = createImageStore(config);
   const screenshots = new ScreenshotStore(database.db, images, { publicUrl: config.PUBLIC_URL, ttlSeconds: config.SCREENSHOT_TTL_SECONDS });
-  const cleanups: (() => Promise<void>)[] = [() => fetcher.close(), () => images.close()];
+  const cleanups: (() => Promise<void>)[] = [() => fetcher.close(), () => images.close(), () => processing.close()];
 
   let browser: BrowserScraper | undefined;
   if (config.WORKER_QUEUES.includes('browser')) {
@@ -68,7 +70,7 @@ export async function createWorkers(
       defaultProxy: defaultProxy.url,
       logger,
     });
-    browser = new BrowserScraper(gate, pool, { userAgent: config.USER_AGENT, maxCaptureHeight: config.SCREENSHOT_MAX_HEIGHT });
+    browser = new BrowserScraper(gate, pool, { userAgent: config.USER_AGENT, maxCaptureHeight: config.SCREENSHOT_MAX_HEIGHT, process: processing.process });
     cleanups.push(() => pool.close(), () => defaultProxy.close());
   }
 

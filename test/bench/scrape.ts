@@ -179,7 +179,7 @@ export async function run(): Promise<void> {
 
     // Fetch + process in-process: what the API adds its overhead to.
     const fetcher = new GuardedFetcher(new PublicUrlGate(parseHostAllowlist(`127.0.0.1:${fixtures.port}`)), 10 * 1024 * 1024);
-    const scraper = new HttpScraper(fetcher, 'wcs-bench');
+    const scraper = new HttpScraper(fetcher, 'wcs-bench', processBody);
     const direct = await timeEach(corpus, 1, (p) => scraper.scrape(urlOf(p), OPTIONS, Date.now() + 30_000));
     await fetcher.close();
     const directP50 = percentile(direct.durations, 50);

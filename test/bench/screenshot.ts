@@ -12,6 +12,7 @@ import { NetworkActivity } from '../../src/browser/network-activity';
 import { FilteringProxy } from '../../src/net/filtering-proxy';
 import { parseHostAllowlist } from '../../src/net/host-allowlist';
 import { PublicUrlGate } from '../../src/net/public-url-gate';
+import { processBody } from '../../src/scrape/process/process-body';
 import { startFixtureServer } from '../fixtures/fixture-server';
 import { screenshotPages } from '../fixtures/screenshot-pages';
 import { startEnvironment } from '../helpers/environment';
@@ -93,7 +94,7 @@ export async function run(): Promise<void> {
   const gate = new PublicUrlGate(parseHostAllowlist(allow));
   const defaultProxy = await FilteringProxy.start(gate);
   const pool = new BrowserPool({ executablePath: env.chromiumPath, maxPages: 4, restartAfterPages: 500, defaultProxy: defaultProxy.url, logger: pino({ level: 'silent' }) });
-  const scraper = new BrowserScraper(gate, pool, { userAgent: 'web-context-service bench', maxCaptureHeight: 16_384 });
+  const scraper = new BrowserScraper(gate, pool, { userAgent: 'web-context-service bench', maxCaptureHeight: 16_384, process: processBody });
   try {
     const url = `${fixtures.url}/shot/colors`;
     const stages = { navigationMs: 0, waitMs: 0, captureMs: 0, queuedMs: 0, totalMs: 0 };
