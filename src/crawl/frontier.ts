@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { crawlHosts, edges, jobs, pages } from '../db/schema';
+import { crawlHosts, edges, jobs, pages, type PageStatus } from '../db/schema';
 
 /** A URL found on a page (or in a sitemap), ready to enter the frontier. */
 export interface Candidate {
@@ -54,7 +54,8 @@ const claimedColumns = {
  * Adds discovered URLs to a crawl's frontier, inside the caller's transaction. The job row is
  * locked while counting, so however many pages finish at once the crawl never takes more than
  * its limit. A URL already known keeps its row; a shorter path lowers a queued page's depth.
- * Edges from `fromKey` are recorded to every URL that has a node.
+ * Edges from `fromKey` are recorded to every URL that has a node. Lists travel as single array
+ * parameters, so each statement is prepared once whatever the number of links.
  */
 export async function enqueue(
   tx: Tx,
@@ -67,23 +68,25 @@ export async function enqueue(
 ): Promise<number> {
   const unique = [...new Map(candidates.filter((c) => c.key !== fromKey).map((c) => [c.key, c])).values()];
   if (unique.length === 0) return 0;
-  const [job] = await tx.select({ limit: jobs.pageLimit, discovered: jobs.discovered }).from(jobs).where(eq(jobs.id, jobId)).for('update');
-  const known = await tx
-    .select({ key: pages.urlKey, status: pages.status, depth: pages.depth })
-    .from(pages)
-    .where(and(eq(pages.jobId, jobId), inArray(pages.urlKey, unique.map((c) => c.key))));
+  const [job] = await tx.execute<{ room: number }>(
+    sql`select greatest(0, ${jobs.pageLimit} - ${jobs.discovered})::int as room from ${jobs} where ${jobs.id} = ${jobId} for no key update`,
+  );
+  const known = await tx.execute<{ key: string; status: PageStatus; depth: number }>(
+    sql`select url_key as key, status, depth from ${pages} where job_id = ${jobId} and url_key = any(${textArray(unique.map((c) => c.key))})`,
+  );
   const knownKeys = new Set(known.map((k) => k.key));
   const unknown = admitNew ? unique.filter((c) => !knownKeys.has(c.key)) : [];
   const blocked = unknown.filter((c) => c.blocked);
-  const room = Math.max(0, (job?.limit ?? 0) - (job?.discovered ?? 0));
-  const fresh = unknown.filter((c) => !c.blocked).slice(0, room);
+  const fresh = unknown.filter((c) => !c.blocked).slice(0, job?.room ?? 0);
 
-  const rows = [...blocked.map((c) => ({ ...c, status: 'blocked' as const })), ...fresh.map((c) => ({ ...c, status: 'queued' as const }))];
+  const rows = [...blocked.map((c) => ({ ...c, status: 'blocked' })), ...fresh.map((c) => ({ ...c, status: 'queued' }))];
   if (rows.length > 0) {
-    await tx
-      .insert(pages)
-      .values(rows.map((c) => ({ jobId, urlKey: c.key, url: c.url, host: c.host, depth, status: c.status })))
-      .onConflictDoNothing();
+    await tx.execute(sql`
+      insert into ${pages} (job_id, url_key, url, host, status, depth)
+      select ${jobId}::uuid, key, url, host, status, ${depth}::int
+      from unnest(${textArray(rows.map((r) => r.key))}, ${textArray(rows.map((r) => r.url))}, ${textArray(rows.map((r) => r.host))},
+                  ${textArray(rows.map((r) => r.status))}) as r(key, url, host, status)
+      on conflict do nothing`);
   }
   if (fresh.length > 0) {
     await tx.update(jobs).set({ discovered: sql`${jobs.discovered} + ${fresh.length}` }).where(eq(jobs.id, jobId));
@@ -95,13 +98,18 @@ export async function enqueue(
   if (fromKey) {
     const targets = [...knownKeys, ...rows.map((r) => r.key)];
     if (targets.length > 0) {
-      await tx
-        .insert(edges)
-        .values(targets.map((toKey) => ({ jobId, fromKey, toKey })))
-        .onConflictDoNothing();
+      await tx.execute(sql`
+        insert into ${edges} (job_id, from_key, to_key)
+        select ${jobId}::uuid, ${fromKey}::text, to_key from unnest(${textArray(targets)}) as t(to_key)
+        on conflict do nothing`);
     }
   }
   return fresh.length;
+}
+
+/** A list as one `text[]` parameter. */
+function textArray(values: string[]) {
+  return sql`${sql.param(values)}::text[]`;
 }
 
 /** Records a host's politeness delay for this crawl (first writer wins). */

@@ -12,18 +12,20 @@ export interface CreditMovement {
   idempotencyKey: string;
 }
 
+/** One statement: the ledger row and the balance it moves, so a team's hot balance row is held briefly. */
 async function move(tx: Queryable, m: CreditMovement, sign: 1 | -1): Promise<boolean> {
-  const inserted = await tx
-    .insert(ledger)
-    .values({ teamId: m.teamId, amount: sign * m.amount, operation: m.operation, jobId: m.jobId, idempotencyKey: m.idempotencyKey })
-    .onConflictDoNothing({ target: ledger.idempotencyKey })
-    .returning({ id: ledger.id });
-  if (inserted.length === 0) return false;
-  await tx
-    .update(teams)
-    .set({ credits: sql`${teams.credits} + ${sign * m.amount}` })
-    .where(eq(teams.id, m.teamId));
-  return true;
+  const [row] = await tx.execute<{ moved: number }>(sql`
+    with entry as (
+      insert into ${ledger} (team_id, amount, operation, job_id, idempotency_key)
+      values (${m.teamId}::uuid, ${sign * m.amount}::int, ${m.operation}, ${m.jobId ?? null}::uuid, ${m.idempotencyKey})
+      on conflict (idempotency_key) do nothing
+      returning amount
+    ),
+    balance as (
+      update ${teams} set credits = credits + (select amount from entry) where id = ${m.teamId}::uuid and exists (select 1 from entry)
+    )
+    select count(*)::int as moved from entry`);
+  return (row?.moved ?? 0) > 0;
 }
 
 /**

@@ -102,20 +102,31 @@ export async function storeScrapedPage(
     scrapedAt: new Date(),
   };
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(pages)
-      .values({ ...(ref.pageId && { id: ref.pageId }), jobId: ref.jobId, urlKey: ref.urlKey, url: ref.url, depth: ref.depth, ...values, attempts: 1 })
-      .onConflictDoUpdate({ target: [pages.jobId, pages.urlKey], set: values, setWhere: ne(pages.status, 'scraped') })
+    // A crawl's page already has its frontier row. Updating it computes the search vector once;
+    // an insert that meets a conflict would compute it for the proposed row and again for the update.
+    const updated = await tx
+      .update(pages)
+      .set(values)
+      .where(and(eq(pages.jobId, ref.jobId), eq(pages.urlKey, ref.urlKey), ne(pages.status, 'scraped')))
       .returning({ pageId: pages.id });
-    if (!row) {
+    const [stored] =
+      updated.length > 0
+        ? updated
+        : await tx
+          .insert(pages)
+          .values({ ...(ref.pageId && { id: ref.pageId }), jobId: ref.jobId, urlKey: ref.urlKey, url: ref.url, depth: ref.depth, ...values, attempts: 1 })
+          .onConflictDoUpdate({ target: [pages.jobId, pages.urlKey], set: values, setWhere: ne(pages.status, 'scraped') })
+          .returning({ pageId: pages.id });
+    if (!stored) {
       return (await findStoredPage(tx, ref.jobId, ref.urlKey))!;
     }
+    await alongside?.(tx, stored.pageId);
+    // Last before commit: the team's balance row is shared by all its jobs' transactions.
     await charge(tx, { teamId: ref.teamId, amount: price.amount, operation: price.operation, jobId: ref.jobId, idempotencyKey: price.idempotencyKey });
-    await alongside?.(tx, row.pageId);
     if (options.finishJob) {
       await tx.update(jobs).set({ status: 'completed', finishedAt: new Date() }).where(eq(jobs.id, ref.jobId));
     }
-    return { pageId: row.pageId, statusCode: page.statusCode, credits: price.amount };
+    return { pageId: stored.pageId, statusCode: page.statusCode, credits: price.amount };
   });
 }
 
