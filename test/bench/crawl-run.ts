@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Environment } from '../helpers/environment';
-import { sampleRss } from './measure';
+import { cpuSeconds, sampleRss } from './measure';
 
 export interface ApiCrawlResult {
   pages: number;
@@ -11,6 +11,8 @@ export interface ApiCrawlResult {
   runs: number;
   historyEvents: number;
   maxRunEvents: number;
+  /** CPU milliseconds per stored page, by process: where the machine's time went. */
+  cpuMsPerPage: Record<string, number>;
 }
 
 /**
@@ -26,7 +28,17 @@ export async function apiCrawl(env: Environment, body: Record<string, unknown>):
     });
     return (await response.json()) as any;
   };
-  const rss = sampleRss(env.stack.worker.child.pid!);
+  const workerPid = env.stack.worker.child.pid!;
+  const apiPid = env.stack.api.child.pid!;
+  const cpuGroups = {
+    worker: (pid: number) => pid === workerPid,
+    postgres: (_: number, comm: string) => comm === 'postgres',
+    temporal: (_: number, comm: string) => comm === 'temporal',
+    api: (pid: number) => pid === apiPid,
+    'bench (site server)': (pid: number) => pid === process.pid,
+  };
+  const cpuBefore = cpuSeconds(cpuGroups);
+  const rss = sampleRss(workerPid);
   const started = performance.now();
   const { id } = await call('/v1/crawl', body);
   let status;
@@ -36,6 +48,10 @@ export async function apiCrawl(env: Environment, body: Record<string, unknown>):
   } while (status.status === 'scraping');
   const ms = performance.now() - started;
   const { peakMb, samples } = rss.stop();
+  const cpuAfter = cpuSeconds(cpuGroups);
+  const cpuMsPerPage = Object.fromEntries(
+    Object.keys(cpuGroups).map((g) => [g, ((cpuAfter[g]! - cpuBefore[g]!) * 1000) / Math.max(1, status.completed)]),
+  );
 
   const client = new Client({ connection: await Connection.connect({ address: env.temporal.address }) });
   let runs = 0;
@@ -54,5 +70,5 @@ export async function apiCrawl(env: Environment, body: Record<string, unknown>):
   } finally {
     await client.connection.close();
   }
-  return { pages: status.completed, failed: status.failed, ms, peakRssMb: peakMb, rssSamples: samples, runs, historyEvents: events, maxRunEvents };
+  return { pages: status.completed, failed: status.failed, ms, peakRssMb: peakMb, rssSamples: samples, runs, historyEvents: events, maxRunEvents, cpuMsPerPage };
 }

@@ -51,6 +51,15 @@ export async function run(): Promise<void> {
         r.maxRunEvents,
       ]),
     );
+    const groups = Object.keys(full.cpuMsPerPage);
+    table(
+      ['run', ...groups.map((g) => `${g} CPU ms/page`), 'total'],
+      [full, main, single].map((r, i) => [
+        ['whole page', 'onlyMainContent', 'whole page, one page per activity'][i]!,
+        ...groups.map((g) => r.cpuMsPerPage[g]!.toFixed(1)),
+        Object.values(r.cpuMsPerPage).reduce((a, b) => a + b, 0).toFixed(1),
+      ]),
+    );
   } finally {
     await env.stop();
     await site.close();

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Resident set size of a process in MB, from /proc (Linux). */
 export function rssMb(pid: number): number {
@@ -45,4 +45,32 @@ export function machine(): string {
   const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
   const cores = readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length ?? 0;
   return `${cores} x ${cpu}, Node ${process.version}`;
+}
+
+/** CPU seconds (user + system) used so far, summed per group of processes, from /proc (Linux). */
+export function cpuSeconds(groups: Record<string, (pid: number, comm: string) => boolean>): Record<string, number> {
+  const ticksPerSecond = 100;
+  const totals: Record<string, number> = Object.fromEntries(Object.keys(groups).map((g) => [g, 0]));
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // comm is parenthesised and may hold spaces; the fields after it are space-separated.
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    const seconds = (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    for (const [group, matches] of Object.entries(groups)) {
+      if (matches(pid, comm)) {
+        totals[group]! += seconds;
+        break;
+      }
+    }
+  }
+  return totals;
 }
