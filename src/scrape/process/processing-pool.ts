@@ -10,7 +10,8 @@ export type ProcessContent = (body: Uint8Array, contentType: string, pageUrl: st
  * Processing threads for the worker. Turning a page into markdown takes milliseconds of CPU at a
  * time; on the main thread that stalls every other page's I/O, including transactions that hold
  * a crawl's job row or a team's balance row, so all of a job's pages queue behind one page's
- * parsing. Threads keep the event loop free. Idle threads do not keep the process alive.
+ * parsing. Threads keep the event loop free. What waits for a thread is bounded by the worker's
+ * activity slots. Idle threads do not keep the process alive.
  */
 export class ProcessingPool {
   private readonly pool: Piscina<ProcessingTask, ProcessedContent>;
@@ -23,9 +24,6 @@ export class ProcessingPool {
       execArgv: process.execArgv.includes('tsx') ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
       minThreads: threads,
       maxThreads: threads,
-      // Sent on by the pool, not bounded: a crawl never has more pages in flight than its concurrency.
-      maxQueue: Infinity,
-      idleTimeout: 60_000,
     });
   }
 
