@@ -169,10 +169,6 @@ export async function run(): Promise<void> {
   console.log(`  our time by stage: ${Object.entries(stageTotals).map(([k, v]) => `${k.replace(/Ms$/, '')} ${Math.round((100 * v) / allStages)}%`).join(', ')} (convert = markdown + text)`);
 
   const env = await startEnvironment({ kind: 'bench', allowPrivateHosts: [`127.0.0.1:${fixtures.port}`], log: (m) => console.log(`  [setup] ${m}`) });
-  // Ctrl-C must not leave Temporal, the API and the worker running.
-  const interrupted = () => void env.stop().finally(() => process.exit(130));
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
   const connection = await Connection.connect({ address: env.temporal.address });
   try {
     console.log(`\nmachine: ${machine(env.chromiumPath)}`);
@@ -216,8 +212,6 @@ export async function run(): Promise<void> {
     console.log(`  ${'in the task: the rest (page lookup, store + charge, SDK)'.padEnd(56)} ${ms(taskRun - median(stageTimes, 'in the activity: fetch') - median(stageTimes, 'in the activity: processing'))}`);
     console.log(`  ${'in the API around the workflow (auth, checks, job row, start, read)'.padEnd(56)} ${ms(apiP50 - median(phases, 'workflow total (started -> completed)'))}`);
   } finally {
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
     await connection.close();
     await env.stop();
     await fixtures.close();

@@ -44,9 +44,6 @@ export async function run(): Promise<void> {
     Object.fromEntries(Object.entries(routes).map(([path, html]) => [path, (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)])),
   );
   const env = await startEnvironment({ kind: 'bench', allowPrivateHosts: [`127.0.0.1:${site.port}`], log: (m) => console.log(`  [setup] ${m}`) });
-  const interrupted = () => void env.stop().finally(() => process.exit(130));
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
   const database = connectDatabase(env.databaseUrl, 4);
   const { apiUrl } = env.stack;
   const { key } = env.team;
@@ -115,8 +112,6 @@ export async function run(): Promise<void> {
       ]),
     );
   } finally {
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
     await database.close();
     await env.stop();
     await site.close();

@@ -46,6 +46,17 @@ export async function startEnvironment(o: EnvironmentOptions): Promise<Environme
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch((err) => console.error(err));
   };
+  if (o.kind === 'bench') {
+    // A bench is a process of its own: Ctrl-C or a kill must not leave Temporal, the API and the
+    // worker running. (A test run's environment is stopped by vitest's teardown.)
+    const interrupted = () => void stop().finally(() => process.exit(130));
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', interrupted);
+    stops.push(async () => {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
+    });
+  }
   try {
     const chromiumPath = ensureChromium(o.log);
     const temporal = await startTemporalDevServer({
