@@ -73,8 +73,11 @@ const envSchema = z
     S3_FORCE_PATH_STYLE: bool(true),
     /** Most pages one crawl batch activity takes (each heartbeats per page). */
     CRAWL_BATCH_SIZE: int(20, 1),
-    /** Threads that turn fetched pages into markdown, text and links (default: one per core). */
-    PROCESSING_THREADS: int(availableParallelism(), 1),
+    /**
+     * Threads that turn fetched pages into markdown, text and links: one per core, at most 4 by
+     * default, since each holds a heap of its own and a container may see all of its host's cores.
+     */
+    PROCESSING_THREADS: int(Math.min(availableParallelism(), 4), 1),
     /** Most crawl batches in flight against one host (one when it has a delay). */
     CRAWL_HOST_CONCURRENCY: int(10, 1),
     /** Test-only: `host` or `host:port` entries that may be fetched although not public. */
