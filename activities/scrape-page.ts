@@ -35,6 +35,7 @@ export function createScrapeActivities(deps: ScrapeActivityDeps) {
       searchable: indexableWith(task.options),
       finishJob: task.finishJob && !deferred,
       variant,
+      inFrontier: false,
     });
     return { kind: 'stored', ...stored };
   }

@@ -80,7 +80,7 @@ export async function crawlPage(deps: CrawlPageDeps, job: CrawlJob, page: Claime
     ref,
     scraped,
     price,
-    { keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred, finishJob: false, variant: contentVariant(scrapeOptions), searchable: indexableWith(scrapeOptions) },
+    { keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred, finishJob: false, variant: contentVariant(scrapeOptions), searchable: indexableWith(scrapeOptions), inFrontier: true },
     async (tx, pageId) => {
       await enqueue(tx, job.id, page.depth + 1, candidates, page.urlKey, page.depth < options.maxDepth);
       await queueWebhookEvent(tx, options.webhook, { jobId: job.id, eventKey: `page:${page.urlKey}`, type: 'crawl.page', pageId });

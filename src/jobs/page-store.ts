@@ -41,6 +41,11 @@ export interface StoreOptions {
   variant: string;
   /** May enter the search index (see indexableWith); only pages that answered < 400 do. */
   searchable: boolean;
+  /**
+   * The row already exists, as a crawl's frontier row, and is updated. (An insert meeting it
+   * would compute the generated search vector twice: for the proposed row and for the update.)
+   */
+  inFrontier: boolean;
 }
 
 /** The stored, successful page of this job at this URL, if an earlier attempt got that far. */
@@ -102,17 +107,13 @@ export async function storeScrapedPage(
     scrapedAt: new Date(),
   };
   return db.transaction(async (tx) => {
-    // A crawl's page already has its frontier row. Updating it computes the search vector once;
-    // an insert that meets a conflict would compute it for the proposed row and again for the update.
-    const updated = await tx
-      .update(pages)
-      .set(values)
-      .where(and(eq(pages.jobId, ref.jobId), eq(pages.urlKey, ref.urlKey), ne(pages.status, 'scraped')))
-      .returning({ pageId: pages.id });
-    const [stored] =
-      updated.length > 0
-        ? updated
-        : await tx
+    const [stored] = options.inFrontier
+      ? await tx
+          .update(pages)
+          .set(values)
+          .where(and(eq(pages.jobId, ref.jobId), eq(pages.urlKey, ref.urlKey), ne(pages.status, 'scraped')))
+          .returning({ pageId: pages.id })
+      : await tx
           .insert(pages)
           .values({ ...(ref.pageId && { id: ref.pageId }), jobId: ref.jobId, urlKey: ref.urlKey, url: ref.url, depth: ref.depth, ...values, attempts: 1 })
           .onConflictDoUpdate({ target: [pages.jobId, pages.urlKey], set: values, setWhere: ne(pages.status, 'scraped') })
