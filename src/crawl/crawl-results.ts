@@ -78,9 +78,9 @@ export async function crawlGraph(db: Db, jobId: string): Promise<CrawlGraph> {
     .where(eq(pages.jobId, jobId))
     .orderBy(asc(pages.depth), asc(pages.url));
   const links = await db.execute<{ from: string; to: string }>(sql`
-    select f.url as "from", t.url as "to" from ${edges} e
+    select f.url as "from", t.url as "to" from ${edges} e cross join unnest(e.to_keys) as l(to_key)
     join ${pages} f on f.job_id = e.job_id and f.url_key = e.from_key
-    join ${pages} t on t.job_id = e.job_id and t.url_key = e.to_key
+    join ${pages} t on t.job_id = e.job_id and t.url_key = l.to_key
     where e.job_id = ${jobId} order by 1, 2`);
   return { nodes, edges: [...links] };
 }

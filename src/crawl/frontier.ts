@@ -99,8 +99,7 @@ export async function enqueue(
     const targets = [...knownKeys, ...rows.map((r) => r.key)];
     if (targets.length > 0) {
       await tx.execute(sql`
-        insert into ${edges} (job_id, from_key, to_key)
-        select ${jobId}::uuid, ${fromKey}::text, to_key from unnest(${textArray(targets)}) as t(to_key)
+        insert into ${edges} (job_id, from_key, to_keys) values (${jobId}::uuid, ${fromKey}::text, ${textArray(targets)})
         on conflict do nothing`);
     }
   }

@@ -1,7 +1,11 @@
 import { bigserial, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { jobs } from './jobs';
 
-/** A link between two pages of a crawl, by URL key: the crawl graph. */
+/**
+ * A page's links to other pages of its crawl, by URL key: the crawl graph. One row per linking
+ * page, its targets in one array: a page links to dozens of others (menus, footers), and a row
+ * per link cost an index entry and a foreign-key check each.
+ */
 export const edges = pgTable(
   'edges',
   {
@@ -9,9 +13,9 @@ export const edges = pgTable(
       .notNull()
       .references(() => jobs.id, { onDelete: 'cascade' }),
     fromKey: text('from_key').notNull(),
-    toKey: text('to_key').notNull(),
+    toKeys: text('to_keys').array().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.jobId, t.fromKey, t.toKey] })],
+  (t) => [primaryKey({ columns: [t.jobId, t.fromKey] })],
 );
 
 /** Per-host politeness of a crawl: robots.txt Crawl-delay and the caller's `delay`. */
