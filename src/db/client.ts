@@ -1,5 +1,6 @@
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { preparingClient } from './prepared-statements';
 import * as schema from './schema';
 
 export type Db = PostgresJsDatabase<typeof schema>;
@@ -15,5 +16,5 @@ export interface Database {
 
 export function connectDatabase(url: string, poolSize: number): Database {
   const sql = postgres(url, { max: poolSize, onnotice: () => {}, connect_timeout: 10 });
-  return { db: drizzle(sql, { schema }), sql, close: () => sql.end({ timeout: 5 }) };
+  return { db: drizzle(preparingClient(sql), { schema }), sql, close: () => sql.end({ timeout: 5 }) };
 }
