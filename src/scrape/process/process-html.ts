@@ -22,14 +22,14 @@ export function processHtml(rawHtml: string, pageUrl: string, options: ProcessOp
   const links = extractLinks($, base);
   const scriptCount = $('script').length;
   const cleaned = cleanHtml($, base, options);
-  const appShell = isAppShell(scriptCount, $('body').text());
+  const appShell = isAppShell(scriptCount, $('body')[0]);
   const cleanedAt = performance.now();
   const main = options.onlyMainContent ? extractMainContent(cleaned, base) : null;
   const root = main?.root ?? parseDocument(cleaned, base).body;
   const mainAt = performance.now();
-  const markdown = toMarkdown(root);
   const text = toText(root);
   const html = main ? root.innerHTML : cleaned;
+  const markdown = toMarkdown(root);
   const done = performance.now();
   return {
     markdown,
