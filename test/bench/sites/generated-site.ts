@@ -63,6 +63,8 @@ export async function startGeneratedSite(host: string, pages: number, seed = 42)
       },
     },
     host,
+    // Node's own default, as a web server would keep connections for its crawlers.
+    { keepAliveTimeoutMs: 5_000 },
   );
   return { server, url: server.url, pages, meanBytes: Math.round(sample.reduce((a, b) => a + b, 0) / sample.length), close: () => server.close() };
 }
