@@ -1,15 +1,16 @@
+import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { decodeBody } from '../../src/scrape/decode-body';
-import { parseDocument } from '../../src/scrape/html/parse-document';
+import { parseBody } from '../../src/scrape/html/parse-document';
 import { toMarkdown } from '../../src/scrape/html/to-markdown';
 import { toText } from '../../src/scrape/html/to-text';
 import { processHtml } from '../../src/scrape/process/process-html';
 import { contentKind } from '../../src/scrape/process/content-kind';
 import { urlKey } from '../../src/url/normalize-url';
 
-const htmlToText = (html: string) => toText(parseDocument(html, 'https://example.com/').body);
-const htmlToMarkdown = (html: string) => toMarkdown(parseDocument(html, 'https://example.com/').body);
+const htmlToText = (html: string) => toText(parseBody(html, 'https://example.com/').body);
+const htmlToMarkdown = (html: string) => toMarkdown(parseBody(html, 'https://example.com/').body);
 
 describe('toText', () => {
   it('puts blocks on their own lines and collapses whitespace inside them', () => {
@@ -79,6 +80,24 @@ describe('processHtml', () => {
     const { html, markdown } = processHtml(page, 'https://example.com/', { onlyMainContent: false, removeBase64Images: true });
     expect(html).not.toContain('<!--');
     expect(markdown).toMatch(/^Kept text\n\n- +One$/);
+  });
+
+  it('finds the main content of a page whose content element has an id that Readability copies when it retags it', () => {
+    // A shop page shaped like Magento's: <main id="maincontent">. Readability used to crash here.
+    const page = readFileSync('test/fixtures/extract-corpus/product-03-microdata.html', 'utf8');
+    const { markdown, mainContent } = processHtml(page, 'https://shop.example.org/p/gsr-12v', { onlyMainContent: true, removeBase64Images: true });
+    expect(mainContent?.method).toBe('readability');
+    expect(markdown).toContain('Bosch Cordless Drill GSR 12V-15');
+    expect(markdown).not.toContain('Cookie settings');
+  });
+
+  it('judges an app shell by the whole page, not by the part includeTags keeps', () => {
+    const article = `<p>${'Static text that a reader sees without running any script. '.repeat(8)}</p>`;
+    const page = `<html><body><div id="badge">New</div><main>${article}</main><script src="/app.js"></script></body></html>`;
+    const options = { onlyMainContent: false, removeBase64Images: true };
+    expect(processHtml(page, 'https://example.com/', { ...options, includeTags: ['#badge'] })).toMatchObject({ appShell: false, markdown: 'New' });
+    const shell = '<html><body><div id="root"></div><script src="/app.js"></script></body></html>';
+    expect(processHtml(shell, 'https://example.com/', options).appShell).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import * as cheerio from 'cheerio';
-import { documentBaseUrl } from '../../scrape/html/base-url';
+import { baseUrlOf } from '../../scrape/html/base-url';
 import { snippet } from '../extraction-result';
 import type { Entity } from './entity';
 import { jsonLdEntities } from './json-ld';
@@ -20,7 +20,7 @@ export interface PageSources {
 
 export async function readPageSources(rawHtml: string, url: string): Promise<PageSources> {
   const $ = cheerio.load(rawHtml);
-  const base = documentBaseUrl($, url);
+  const base = baseUrlOf($('base[href]').first().attr('href'), url);
   const [microdata, rdfa] = await Promise.all([microdataEntities(rawHtml, base), rdfaEntities(rawHtml, base)]);
   const meta = metaEntries($, base);
   const lang = $('html').attr('lang')?.trim();

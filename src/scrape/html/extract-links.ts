@@ -1,12 +1,11 @@
-import type { CheerioAPI } from 'cheerio';
 import { absoluteHttpUrl } from './base-url';
 
-/** Every distinct http(s) link target on the page, absolute, in document order. */
-export function extractLinks($: CheerioAPI, base: string): string[] {
+/** Every distinct http(s) link target of the page's `<a href>` and `<area href>`, absolute, in document order. */
+export function extractLinks(anchors: readonly Element[], base: string): string[] {
   const links = new Set<string>();
-  $('a[href], area[href]').each((_, el) => {
-    const url = absoluteHttpUrl($(el).attr('href'), base);
+  for (const anchor of anchors) {
+    const url = absoluteHttpUrl(anchor.getAttribute('href'), base);
     if (url) links.add(url);
-  });
+  }
   return [...links];
 }

@@ -1,5 +1,5 @@
 import { Readability } from '@mozilla/readability';
-import { parseDocument } from './parse-document';
+import { parseBody } from './parse-document';
 
 export type MainContentMethod = 'readability' | 'semantic' | 'full-page';
 
@@ -46,16 +46,18 @@ function stripBoilerplate(document: Document): void {
 }
 
 /**
- * The main content of cleaned body HTML. Semantic boilerplate is removed first, because
+ * The main content of a cleaned page. Semantic boilerplate is removed first, because
  * Readability alone picks a footer over a short article; then Readability runs on the rest and
- * hands back its element. Readability consumes its document, so the rare fallback parses again.
+ * hands back its element. Readability consumes the document, so the rare fallback parses the
+ * cleaned body again from its HTML, kept before Readability starts.
  */
-export function extractMainContent(cleanedHtml: string, baseUrl: string): MainContent {
-  const document = parseDocument(cleanedHtml, baseUrl);
-  const total = textLength(document.body.textContent);
+export function extractMainContent(document: Document, baseUrl: string): MainContent {
+  const body = document.body;
+  const total = textLength(body.textContent);
   const boilerplate = boilerplateOf(document);
   const candidate = total - boilerplate.reduce((sum, el) => sum + textLength(el.textContent), 0);
-  if (total === 0 || candidate <= 0) return { root: document.body, method: 'full-page', ratio: 1 };
+  if (total === 0 || candidate <= 0) return { root: body, method: 'full-page', ratio: 1 };
+  const cleanedHtml = body.innerHTML;
   for (const el of boilerplate) el.remove();
   const heading = document.querySelector('h1');
 
@@ -67,7 +69,7 @@ export function extractMainContent(cleanedHtml: string, baseUrl: string): MainCo
     if (heading && title && !article.textContent?.includes(title)) article.content.insertBefore(heading, article.content.firstChild);
     return { root: article.content, method: 'readability', ratio: Math.round(Math.min(1, kept / total) * 1000) / 1000 };
   }
-  const semantic = parseDocument(cleanedHtml, baseUrl);
+  const semantic = parseBody(cleanedHtml, baseUrl);
   stripBoilerplate(semantic);
   return { root: semantic.body, method: 'semantic', ratio: Math.round(Math.min(1, candidate / total) * 1000) / 1000 };
 }

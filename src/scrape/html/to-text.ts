@@ -8,22 +8,15 @@ const LINE = new Set(['LI', 'TR', 'DT', 'DD', 'OPTION']);
 
 const PRE_NEWLINE = '\u2028';
 
-interface TextNode {
-  nodeType: number;
-  nodeName: string;
-  nodeValue: string | null;
-  childNodes: ArrayLike<TextNode>;
-}
-
 /**
  * Plain text the way a reader sees it: blocks on their own lines, table cells tab-separated,
  * whitespace inside a block collapsed, `<pre>` kept verbatim.
  */
 export function toText(root: Element): string {
   const out: string[] = [];
-  const walk = (node: TextNode, pre: boolean): void => {
+  const walk = (node: Node, pre: boolean): void => {
     if (node.nodeType === 3) {
-      const value = node.nodeValue ?? '';
+      const value = (node as Text).data;
       // Newlines inside <pre> are parked as U+2028 so that line trimming below leaves them be.
       out.push(pre ? value.replace(/\n/g, PRE_NEWLINE) : value.replace(/\s+/g, ' '));
       return;
@@ -38,10 +31,11 @@ export function toText(root: Element): string {
     if (block) out.push('\n');
     if (name === 'TD' || name === 'TH') out.push('\t');
     const inPre = pre || name === 'PRE';
-    for (let i = 0; i < node.childNodes.length; i++) walk(node.childNodes[i]!, inPre);
+    // Siblings by pointer: domino builds a childNodes array on demand for every element asked.
+    for (let child = node.firstChild; child; child = child.nextSibling) walk(child, inPre);
     if (block || LINE.has(name)) out.push('\n');
   };
-  walk(root as unknown as TextNode, false);
+  walk(root, false);
   return out
     .join('')
     .split('\n')

@@ -1,34 +1,36 @@
-import * as cheerio from 'cheerio';
 import { isAppShell } from '../html/app-shell';
-import { documentBaseUrl } from '../html/base-url';
-import { cleanHtml } from '../html/clean-html';
+import { baseUrlOf } from '../html/base-url';
+import { cleanPage, keepIncluded } from '../html/clean-page';
 import { extractLinks } from '../html/extract-links';
 import { extractMetadata } from '../html/extract-metadata';
 import { extractMainContent } from '../html/main-content';
-import { parseDocument } from '../html/parse-document';
+import { parsePage } from '../html/parse-document';
+import { scanPage } from '../html/scan-page';
 import { toMarkdown } from '../html/to-markdown';
 import { toText } from '../html/to-text';
 import type { ProcessedContent, ProcessOptions } from './processed-content';
 
-/** htmlparser2 is several times faster than parse5 and forgiving enough for scraping. */
-const PARSER_OPTIONS = { xml: { xmlMode: false, decodeEntities: true } } as const;
-
-/** Metadata and links are read from the page before cleaning strips the head and scripts. */
+/**
+ * One parse serves every stage. Metadata and links are read before cleaning strips the head and
+ * scripts; main content, text, HTML and markdown all read the cleaned tree.
+ */
 export function processHtml(rawHtml: string, pageUrl: string, options: ProcessOptions): ProcessedContent {
   const started = performance.now();
-  const $ = cheerio.load(rawHtml, PARSER_OPTIONS as cheerio.CheerioOptions);
-  const base = documentBaseUrl($, pageUrl);
-  const metadata = extractMetadata($, base);
-  const links = extractLinks($, base);
-  const scriptCount = $('script').length;
-  const cleaned = cleanHtml($, base, options);
-  const appShell = isAppShell(scriptCount, $('body')[0]);
+  const document = parsePage(rawHtml, pageUrl);
+  const scan = scanPage(document);
+  const base = baseUrlOf(scan.baseHref, pageUrl);
+  const metadata = extractMetadata(document, scan, base);
+  const links = extractLinks(scan.anchors, base);
+  const cleaned = cleanPage(document, scan, base, options);
+  // A shell is judged by the whole cleaned page: what includeTags leaves may be small by choice.
+  const appShell = isAppShell(scan.scripts, cleaned);
+  const body = options.includeTags?.length ? keepIncluded(document, options.includeTags) : cleaned;
   const cleanedAt = performance.now();
-  const main = options.onlyMainContent ? extractMainContent(cleaned, base) : null;
-  const root = main?.root ?? parseDocument(cleaned, base).body;
+  const main = options.onlyMainContent ? extractMainContent(document, base) : null;
+  const root = main?.root ?? body;
   const mainAt = performance.now();
   const text = toText(root);
-  const html = main ? root.innerHTML : cleaned;
+  const html = root.innerHTML;
   const markdown = toMarkdown(root);
   const done = performance.now();
   return {
