@@ -18,7 +18,7 @@ import { crawlCandidates } from './discover-links';
 import { enqueue, failPage, requeuePage, type ClaimedPage } from './frontier';
 import { nextAttemptDelay, parseRetryAfter } from './retry-policy';
 import type { RobotsCache } from './robots';
-import { queueWebhookEvent } from './webhooks/webhook-events';
+import { webhookEventStatement } from './webhooks/webhook-events';
 
 export interface CrawlPageDeps {
   db: Db;
@@ -75,15 +75,19 @@ export async function crawlPage(deps: CrawlPageDeps, job: CrawlJob, page: Claime
     operation: options.mode,
     idempotencyKey: task.chargeKey,
   };
+  const frontier = enqueue(job.id, page.depth + 1, candidates, page.urlKey, page.depth < options.maxDepth);
   const stored = await storeScrapedPage(
     deps.db,
     ref,
     scraped,
     price,
     { keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred, finishJob: false, variant: contentVariant(scrapeOptions), searchable: indexableWith(scrapeOptions), inFrontier: true },
-    async (tx, pageId) => {
-      await enqueue(tx, job.id, page.depth + 1, candidates, page.urlKey, page.depth < options.maxDepth);
-      await queueWebhookEvent(tx, options.webhook, { jobId: job.id, eventKey: `page:${page.urlKey}`, type: 'crawl.page', pageId });
+    {
+      reads: [frontier.read],
+      writes: (pageId, [known]) => [
+        ...frontier.writes(known!),
+        webhookEventStatement(deps.db, options.webhook, { jobId: job.id, eventKey: `page:${page.urlKey}`, type: 'crawl.page', pageId }),
+      ],
     },
   );
   if (deferred) {

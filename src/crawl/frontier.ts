@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
+import type { Rows } from '../db/two-step-transaction';
 import { crawlHosts, edges, jobs, pages, type PageStatus } from '../db/schema';
 
 /** A URL found on a page (or in a sitemap), ready to enter the frontier. */
@@ -50,60 +51,93 @@ const claimedColumns = {
   claimId: pages.claimId,
 };
 
+/** Adding discovered URLs to a crawl's frontier: a read, and the writes that follow from what it found. */
+export interface Enqueue {
+  /** Which of the URLs the crawl has a row for already. */
+  read: SQLWrapper;
+  /** The writes, given the rows `read` returned; they go out together at the end of a transaction. */
+  writes(known: Rows): SQLWrapper[];
+}
+
 /**
- * Adds discovered URLs to a crawl's frontier, inside the caller's transaction. The job row is
- * locked while counting, so however many pages finish at once the crawl never takes more than
- * its limit. A URL already known keeps its row; a shorter path lowers a queued page's depth.
- * Edges from `fromKey` are recorded to every URL that has a node. Lists travel as single array
- * parameters, so each statement is prepared once whatever the number of links.
+ * Adds discovered URLs to a crawl's frontier, in the caller's transaction (see twoStepTransaction).
+ * A URL already known keeps its row (a shorter path lowers a queued page's depth); new ones are
+ * admitted up to the crawl's limit, counted under the job row's lock, so however many pages
+ * finish at once the crawl never takes more than its limit. Pages whose links are all known,
+ * most of them once a site's menus have been seen, take no lock. Edges from `fromKey` are
+ * recorded to every URL that has a node. Lists travel as array parameters, so each statement is
+ * prepared once whatever the number of links.
  */
-export async function enqueue(
-  tx: Tx,
+export function enqueue(
   jobId: string,
   depth: number,
   candidates: Candidate[],
   fromKey: string | null,
   /** False past maxDepth: only edges to URLs already known are recorded. */
   admitNew = true,
-): Promise<number> {
+): Enqueue {
   const unique = [...new Map(candidates.filter((c) => c.key !== fromKey).map((c) => [c.key, c])).values()];
-  if (unique.length === 0) return 0;
-  const [job] = await tx.execute<{ room: number }>(
-    sql`select greatest(0, ${jobs.pageLimit} - ${jobs.discovered})::int as room from ${jobs} where ${jobs.id} = ${jobId} for no key update`,
-  );
-  const known = await tx.execute<{ key: string; status: PageStatus; depth: number }>(
-    sql`select url_key as key, status, depth from ${pages} where job_id = ${jobId} and url_key = any(${textArray(unique.map((c) => c.key))})`,
-  );
-  const knownKeys = new Set(known.map((k) => k.key));
-  const unknown = admitNew ? unique.filter((c) => !knownKeys.has(c.key)) : [];
-  const blocked = unknown.filter((c) => c.blocked);
-  const fresh = unknown.filter((c) => !c.blocked).slice(0, job?.room ?? 0);
+  return {
+    read: sql`select url_key as key, status, depth from ${pages} where job_id = ${jobId}::uuid and url_key = any(${textArray(unique.map((c) => c.key))})`,
+    writes(rows) {
+      if (unique.length === 0) return [];
+      const known = rows as { key: string; status: PageStatus; depth: number }[];
+      const knownKeys = new Set(known.map((k) => k.key));
+      const unknown = admitNew ? unique.filter((c) => !knownKeys.has(c.key)) : [];
+      const shorter = known.filter((k) => k.status === 'queued' && k.depth > depth).map((k) => k.key);
+      return [
+        admitAndLink(jobId, depth, unknown, [...knownKeys], fromKey),
+        ...(shorter.length > 0
+          ? [sql`update ${pages} set depth = ${depth}::int where job_id = ${jobId}::uuid and url_key = any(${textArray(shorter)}) and status = 'queued'`]
+          : []),
+      ];
+    },
+  };
+}
 
-  const rows = [...blocked.map((c) => ({ ...c, status: 'blocked' })), ...fresh.map((c) => ({ ...c, status: 'queued' }))];
-  if (rows.length > 0) {
-    await tx.execute(sql`
+/**
+ * New frontier rows and the page's edges in one statement. Robots-blocked URLs are all
+ * admitted (they are listed, never fetched, and do not count); the others in order, up to the
+ * room the job row has left. That row is locked only when there is something to count, until
+ * the transaction ends, and moved by what was really inserted (a URL another page inserted
+ * meanwhile is not counted twice). Edges go to the known URLs and the admitted ones.
+ */
+function admitAndLink(jobId: string, depth: number, unknown: Candidate[], knownKeys: string[], fromKey: string | null): SQL {
+  const queued = unknown.filter((c) => !c.blocked);
+  const blocked = unknown.filter((c) => c.blocked);
+  return sql`
+    with room as (
+      select greatest(0, page_limit - discovered) as n from ${jobs}
+      where id = ${jobId}::uuid and ${queued.length}::int > 0
+      for no key update
+    ),
+    admitted as (
+      select key, url, host, 'queued' as status
+      from unnest(${textArray(queued.map((c) => c.key))}, ${textArray(queued.map((c) => c.url))}, ${textArray(queued.map((c) => c.host))})
+        with ordinality as q(key, url, host, ord)
+      where q.ord <= (select n from room)
+      union all
+      select key, url, host, 'blocked'
+      from unnest(${textArray(blocked.map((c) => c.key))}, ${textArray(blocked.map((c) => c.url))}, ${textArray(blocked.map((c) => c.host))}) as b(key, url, host)
+    ),
+    inserted as (
       insert into ${pages} (job_id, url_key, url, host, status, depth)
-      select ${jobId}::uuid, key, url, host, status, ${depth}::int
-      from unnest(${textArray(rows.map((r) => r.key))}, ${textArray(rows.map((r) => r.url))}, ${textArray(rows.map((r) => r.host))},
-                  ${textArray(rows.map((r) => r.status))}) as r(key, url, host, status)
-      on conflict do nothing`);
-  }
-  if (fresh.length > 0) {
-    await tx.update(jobs).set({ discovered: sql`${jobs.discovered} + ${fresh.length}` }).where(eq(jobs.id, jobId));
-  }
-  const shorter = known.filter((k) => k.status === 'queued' && k.depth > depth).map((k) => k.key);
-  if (shorter.length > 0) {
-    await tx.update(pages).set({ depth }).where(and(eq(pages.jobId, jobId), inArray(pages.urlKey, shorter), eq(pages.status, 'queued')));
-  }
-  if (fromKey) {
-    const targets = [...knownKeys, ...rows.map((r) => r.key)];
-    if (targets.length > 0) {
-      await tx.execute(sql`
-        insert into ${edges} (job_id, from_key, to_keys) values (${jobId}::uuid, ${fromKey}::text, ${textArray(targets)})
-        on conflict do nothing`);
-    }
-  }
-  return fresh.length;
+      select ${jobId}::uuid, key, url, host, status, ${depth}::int from admitted
+      on conflict do nothing
+      returning status
+    ),
+    counted as (
+      update ${jobs} set discovered = discovered + (select count(*) from inserted where status = 'queued')
+      where id = ${jobId}::uuid and exists (select 1 from inserted where status = 'queued')
+    ),
+    linked as (
+      insert into ${edges} (job_id, from_key, to_keys)
+      select ${jobId}::uuid, from_key, to_keys
+      from (select ${fromKey}::text as from_key, ${textArray(knownKeys)} || array(select key from admitted) as to_keys) e
+      where from_key is not null and cardinality(to_keys) > 0
+      on conflict do nothing
+    )
+    select 1`;
 }
 
 /** A list as one `text[]` parameter. */

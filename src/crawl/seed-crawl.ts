@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { twoStepTransaction } from '../db/two-step-transaction';
 import type { GuardedFetcher } from '../net/guarded-fetcher';
 import { urlKey } from '../url/normalize-url';
 import type { CrawlJob } from './crawl-job';
@@ -7,7 +8,7 @@ import { crawlCandidates } from './discover-links';
 import { enqueue, recordHostDelay, type Candidate } from './frontier';
 import type { RobotsCache } from './robots';
 import { sitemapUrls } from './sitemaps';
-import { queueWebhookEvent } from './webhooks/webhook-events';
+import { webhookEventStatement } from './webhooks/webhook-events';
 
 export interface SeedDeps {
   db: Db;
@@ -47,8 +48,14 @@ export async function seedCrawl(deps: SeedDeps, job: CrawlJob): Promise<void> {
       seeds.push({ depth: 1, candidates: await crawlCandidates(listed, new CrawlScope(options), options, deps.robots) });
     }
   }
-  await deps.db.transaction(async (tx) => {
-    for (const seed of seeds) await enqueue(tx, job.id, seed.depth, seed.candidates, null);
-    await queueWebhookEvent(tx, options.webhook, { jobId: job.id, eventKey: 'started', type: 'crawl.started' });
-  });
+  const frontier = seeds.map((seed) => enqueue(job.id, seed.depth, seed.candidates, null));
+  await twoStepTransaction(
+    deps.db,
+    frontier.map((f) => f.read),
+    (known) =>
+      [
+        ...frontier.flatMap((f, i) => f.writes(known[i]!)),
+        webhookEventStatement(deps.db, options.webhook, { jobId: job.id, eventKey: 'started', type: 'crawl.started' }),
+      ].filter((statement) => statement !== null),
+  );
 }

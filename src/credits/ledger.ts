@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Queryable, Tx } from '../db/client';
 import { ledger, teams } from '../db/schema';
 
@@ -13,8 +13,8 @@ export interface CreditMovement {
 }
 
 /** One statement: the ledger row and the balance it moves, so a team's hot balance row is held briefly. */
-async function move(tx: Queryable, m: CreditMovement, sign: 1 | -1): Promise<boolean> {
-  const [row] = await tx.execute<{ moved: number }>(sql`
+function movement(m: CreditMovement, sign: 1 | -1): SQL {
+  return sql`
     with entry as (
       insert into ${ledger} (team_id, amount, operation, job_id, idempotency_key)
       values (${m.teamId}::uuid, ${sign * m.amount}::int, ${m.operation}, ${m.jobId ?? null}::uuid, ${m.idempotencyKey})
@@ -24,7 +24,11 @@ async function move(tx: Queryable, m: CreditMovement, sign: 1 | -1): Promise<boo
     balance as (
       update ${teams} set credits = credits + (select amount from entry) where id = ${m.teamId}::uuid and exists (select 1 from entry)
     )
-    select count(*)::int as moved from entry`);
+    select count(*)::int as moved from entry`;
+}
+
+async function move(tx: Queryable, m: CreditMovement, sign: 1 | -1): Promise<boolean> {
+  const [row] = await tx.execute<{ moved: number }>(movement(m, sign));
   return (row?.moved ?? 0) > 0;
 }
 
@@ -34,6 +38,11 @@ async function move(tx: Queryable, m: CreditMovement, sign: 1 | -1): Promise<boo
  */
 export function charge(tx: Tx, m: CreditMovement): Promise<boolean> {
   return m.amount > 0 ? move(tx, m, -1) : Promise.resolve(false);
+}
+
+/** The statement of `charge`, for a transaction that sends it itself; null when there is nothing to take. */
+export function chargeStatement(m: CreditMovement): SQL | null {
+  return m.amount > 0 ? movement(m, -1) : null;
 }
 
 /** Adds credits, once per idempotency key. */

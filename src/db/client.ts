@@ -3,7 +3,8 @@ import postgres from 'postgres';
 import { preparingClient } from './prepared-statements';
 import * as schema from './schema';
 
-export type Db = PostgresJsDatabase<typeof schema>;
+/** drizzle over postgres.js; `$client` is for the few statements that need the driver itself (see two-step-transaction.ts). */
+export type Db = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Either a pool or an open transaction: read helpers take both. */
 export type Queryable = Db | Tx;

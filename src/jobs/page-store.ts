@@ -1,6 +1,7 @@
-import { and, desc, eq, gte, isNotNull, ne, sql } from 'drizzle-orm';
-import { charge } from '../credits/ledger';
-import type { Db, Queryable, Tx } from '../db/client';
+import { and, desc, eq, gte, isNotNull, ne, sql, type SQLWrapper } from 'drizzle-orm';
+import { chargeStatement } from '../credits/ledger';
+import type { Db, Queryable } from '../db/client';
+import { twoStepTransaction, type Rows } from '../db/two-step-transaction';
 import { jobs, pages } from '../db/schema';
 import type { StoredMetadata } from '../scrape/document';
 import { headingsOf } from '../search/index-fields';
@@ -57,9 +58,20 @@ export async function findStoredPage(db: Queryable, jobId: string, urlKey: strin
   return row && { pageId: row.pageId, statusCode: row.statusCode ?? 0, credits: row.credits };
 }
 
+/** Writes that belong in a stored page's transaction (a crawl's new links, a webhook event). */
+export interface PageEffects {
+  /** Reads to make along with the page's own write. */
+  reads: SQLWrapper[];
+  /** The writes, from the page's id and what `reads` returned; they go out with COMMIT. */
+  writes(pageId: string, reads: Rows[]): (SQLWrapper | null)[];
+}
+
 /**
- * Stores a scraped page and its charge in one transaction. A page already stored by an earlier
- * attempt wins: the row is left as it is and no second charge is made.
+ * Stores a scraped page and its charge in one transaction of two round trips: the page's row
+ * (and the effects' reads), then the effects, the charge and COMMIT together, so the rows every
+ * page of a crawl or team shares (job, balance) are locked only while Postgres runs them (see
+ * twoStepTransaction). A page already stored by an earlier attempt wins: its row is left as it
+ * is, and neither effects nor a second charge are written.
  */
 export async function storeScrapedPage(
   db: Db,
@@ -67,8 +79,7 @@ export async function storeScrapedPage(
   page: ScrapedPage,
   price: PageChargeSpec,
   options: StoreOptions,
-  /** More writes that belong to the same transaction (a crawl's new links, a webhook event). */
-  alongside?: (tx: Tx, pageId: string) => Promise<void>,
+  effects?: PageEffects,
 ): Promise<StoredPage> {
   const { content } = page;
   const metadata: StoredMetadata = {
@@ -106,29 +117,30 @@ export async function storeScrapedPage(
     attempts: sql`${pages.attempts} + 1`,
     scrapedAt: new Date(),
   };
-  return db.transaction(async (tx) => {
-    const [stored] = options.inFrontier
-      ? await tx
-          .update(pages)
-          .set(values)
-          .where(and(eq(pages.jobId, ref.jobId), eq(pages.urlKey, ref.urlKey), ne(pages.status, 'scraped')))
-          .returning({ pageId: pages.id })
-      : await tx
-          .insert(pages)
-          .values({ ...(ref.pageId && { id: ref.pageId }), jobId: ref.jobId, urlKey: ref.urlKey, url: ref.url, depth: ref.depth, ...values, attempts: 1 })
-          .onConflictDoUpdate({ target: [pages.jobId, pages.urlKey], set: values, setWhere: ne(pages.status, 'scraped') })
-          .returning({ pageId: pages.id });
-    if (!stored) {
-      return (await findStoredPage(tx, ref.jobId, ref.urlKey))!;
-    }
-    await alongside?.(tx, stored.pageId);
-    // Last before commit: the team's balance row is shared by all its jobs' transactions.
-    await charge(tx, { teamId: ref.teamId, amount: price.amount, operation: price.operation, jobId: ref.jobId, idempotencyKey: price.idempotencyKey });
-    if (options.finishJob) {
-      await tx.update(jobs).set({ status: 'completed', finishedAt: new Date() }).where(eq(jobs.id, ref.jobId));
-    }
-    return { pageId: stored.pageId, statusCode: page.statusCode, credits: price.amount };
+  const write = options.inFrontier
+    ? db
+        .update(pages)
+        .set(values)
+        .where(and(eq(pages.jobId, ref.jobId), eq(pages.urlKey, ref.urlKey), ne(pages.status, 'scraped')))
+        .returning({ id: pages.id })
+    : db
+        .insert(pages)
+        .values({ ...(ref.pageId && { id: ref.pageId }), jobId: ref.jobId, urlKey: ref.urlKey, url: ref.url, depth: ref.depth, ...values, attempts: 1 })
+        .onConflictDoUpdate({ target: [pages.jobId, pages.urlKey], set: values, setWhere: ne(pages.status, 'scraped') })
+        .returning({ id: pages.id });
+  let pageId: string | undefined;
+  await twoStepTransaction(db, [write, ...(effects?.reads ?? [])], ([written, ...reads]) => {
+    pageId = written?.[0]?.id as string | undefined;
+    if (!pageId) return [];
+    return [
+      ...(effects?.writes(pageId, reads) ?? []),
+      // Last: the team's balance row is shared by all its jobs' transactions.
+      chargeStatement({ teamId: ref.teamId, amount: price.amount, operation: price.operation, jobId: ref.jobId, idempotencyKey: price.idempotencyKey }),
+      options.finishJob ? db.update(jobs).set({ status: 'completed', finishedAt: new Date() }).where(eq(jobs.id, ref.jobId)) : null,
+    ].filter((statement) => statement !== null);
   });
+  if (!pageId) return (await findStoredPage(db, ref.jobId, ref.urlKey))!;
+  return { pageId, statusCode: page.statusCode, credits: price.amount };
 }
 
 export interface PageFailure {

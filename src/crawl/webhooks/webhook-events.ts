@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { webhookEvents, type WebhookEventType } from '../../db/schema';
 import type { WebhookTarget } from '../crawl-options';
@@ -10,17 +10,30 @@ const EVENT_NAME: Record<WebhookEventType, WebhookTarget['events'][number]> = {
   'crawl.failed': 'failed',
 };
 
+export interface WebhookEventSpec {
+  jobId: string;
+  /** Unique per event of a job: a retried step queues it once. */
+  eventKey: string;
+  type: WebhookEventType;
+  pageId?: string;
+  error?: string;
+}
+
+function wanted(webhook: WebhookTarget | undefined, type: WebhookEventType): webhook is WebhookTarget {
+  return !!webhook && webhook.events.includes(EVENT_NAME[type]);
+}
+
 /**
  * Queues a webhook event in the caller's transaction, once per `eventKey`, when the crawl has a
  * webhook that wants this type of event.
  */
-export async function queueWebhookEvent(
-  tx: Db | Tx,
-  webhook: WebhookTarget | undefined,
-  event: { jobId: string; eventKey: string; type: WebhookEventType; pageId?: string; error?: string },
-): Promise<void> {
-  if (!webhook || !webhook.events.includes(EVENT_NAME[event.type])) return;
-  await tx.insert(webhookEvents).values(event).onConflictDoNothing();
+export async function queueWebhookEvent(tx: Db | Tx, webhook: WebhookTarget | undefined, event: WebhookEventSpec): Promise<void> {
+  if (wanted(webhook, event.type)) await tx.insert(webhookEvents).values(event).onConflictDoNothing();
+}
+
+/** The statement of `queueWebhookEvent`, for a transaction that sends it itself; null when no event is wanted. */
+export function webhookEventStatement(db: Db | Tx, webhook: WebhookTarget | undefined, event: WebhookEventSpec): SQLWrapper | null {
+  return wanted(webhook, event.type) ? db.insert(webhookEvents).values(event).onConflictDoNothing() : null;
 }
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
