@@ -69,6 +69,12 @@ describe('toMarkdown', () => {
     expect(markdown.split('\n')[2_001]).toBe('| 1999 | row 1999 | x   | y   |');
   });
 
+  it('escapes text that would read as markdown syntax, and only that', () => {
+    expect(htmlToMarkdown('<p>a*b_c [d] `e` \\ f</p><p>1. not a list</p><p>- not a bullet</p><p># not a heading</p><p>plain text, 2 + 2 = 4.</p>')).toBe(
+      'a\\*b\\_c \\[d\\] \\`e\\` \\\\ f\n\n1\\. not a list\n\n\\- not a bullet\n\n\\# not a heading\n\nplain text, 2 + 2 = 4.',
+    );
+  });
+
   it('drops images without a src', () => {
     expect(htmlToMarkdown('<p>a <img alt="nothing"> b</p>')).toMatch(/^a +b$/);
   });

@@ -3,6 +3,13 @@ import TurndownService from 'turndown';
 import { markdownFence } from '../markdown-fence';
 import { gfmTables } from './gfm-tables';
 
+/**
+ * Text that any of turndown's escapes would change (its list, each pattern matched at the start
+ * where turndown anchors it). Most text nodes contain none of these characters, and turndown
+ * runs a dozen replaces over every one of them.
+ */
+const ESCAPABLE = /[\\*`[\]_]|^(?:[-=>]|\+ |#{1,6} |~~~|\d+\. )/;
+
 function createTurndown(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -12,6 +19,8 @@ function createTurndown(): TurndownService {
   });
   service.use([highlightedCodeBlock, strikethrough, taskListItems]);
   gfmTables(service);
+  const escape = service.escape.bind(service);
+  service.escape = (text) => (ESCAPABLE.test(text) ? escape(text) : text);
   // An <img> without src converts to nothing useful.
   service.addRule('drop-empty-images', {
     filter: (node) => node.nodeName === 'IMG' && !node.getAttribute('src'),
