@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CancelledFailure, Context } from '@temporalio/activity';
 import { crawlCounts, type CrawlCounts } from '../src/crawl/crawl-counts';
 import { CrawlJobCache } from '../src/crawl/crawl-job';
-import { crawlPage, type CrawlPageDeps, type PageResult } from '../src/crawl/crawl-page';
+import { fetchCrawlPage, settleCrawlPage, type CrawlPageDeps, type PageResult } from '../src/crawl/crawl-page';
 import { finishCrawl, type CrawlEnd } from '../src/crawl/finish-crawl';
 import { claimBatches, failUnfinished, pendingPagesOf, type ClaimResult } from '../src/crawl/frontier';
 import { seedCrawl, type SeedDeps } from '../src/crawl/seed-crawl';
@@ -36,22 +36,39 @@ export interface BatchOutcome {
 export function createCrawlActivities(deps: CrawlActivityDeps) {
   const jobs = new CrawlJobCache(deps.db);
 
-  /** Pages in order; a retry starts from the first page not yet settled, as Postgres records. */
+  /**
+   * Pages in order, each fetched while the one before is being stored (one request at a time
+   * still). A retry starts from the first page not yet settled, as Postgres records.
+   */
   async function runBatch(jobId: string, claimId: string, engine: 'http' | 'browser'): Promise<BatchOutcome> {
     const context = Context.current();
     const job = await jobs.get(jobId);
     const pending = await pendingPagesOf(deps.db, jobId, claimId);
     let needsBrowser = 0;
+    let settling: Promise<PageResult> | undefined;
+    const settled = async () => {
+      const result = await settling;
+      settling = undefined;
+      if (result === 'needs-browser') needsBrowser++;
+    };
     let progress = { claimId, done: 0, of: pending.length, url: pending[0]?.url };
     await withHeartbeat(async () => {
-      for (const [done, page] of pending.entries()) {
-        progress = { ...progress, done, url: page.url };
-        context.heartbeat(progress);
-        // Cancelled: stop before the next page, so nothing is stored after the crawl ends.
-        if (context.cancellationSignal.aborted) throw new CancelledFailure('crawl cancelled');
-        if (job.options.delayMs > 0) await sleep(job.options.delayMs, undefined, { signal: context.cancellationSignal });
-        const result: PageResult = await crawlPage(deps, job, page, engine, context.cancellationSignal);
-        if (result === 'needs-browser') needsBrowser++;
+      try {
+        for (const [done, page] of pending.entries()) {
+          progress = { ...progress, done, url: page.url };
+          context.heartbeat(progress);
+          // Cancelled: stop before the next page, so nothing is stored after the crawl ends.
+          if (context.cancellationSignal.aborted) throw new CancelledFailure('crawl cancelled');
+          if (job.options.delayMs > 0) await sleep(job.options.delayMs, undefined, { signal: context.cancellationSignal });
+          const fetched = await fetchCrawlPage(deps, job, page, engine, context.cancellationSignal);
+          await settled();
+          settling = settleCrawlPage(deps, job, page, fetched);
+          // Its failure surfaces when it is awaited, after the next fetch; until then it is handled.
+          settling.catch(() => undefined);
+        }
+      } finally {
+        // The page being stored is finished even when the batch stops early.
+        await settled();
       }
     }, () => progress);
     return { needsBrowser, counts: await crawlCounts(deps.db, jobId) };

@@ -15,7 +15,7 @@ import { extractsJson, type PageTask } from '../jobs/page-task';
 import type { CrawlJob } from './crawl-job';
 import { CrawlScope } from './crawl-scope';
 import { crawlCandidates } from './discover-links';
-import { enqueue, failPage, requeuePage, type ClaimedPage } from './frontier';
+import { enqueue, failPage, requeuePage, type Candidate, type ClaimedPage } from './frontier';
 import { nextAttemptDelay, parseRetryAfter } from './retry-policy';
 import type { RobotsCache } from './robots';
 import { webhookEventStatement } from './webhooks/webhook-events';
@@ -37,13 +37,17 @@ function isTransientStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
+/** A crawl page fetched and processed, before anything about it is written. */
+export type FetchedPage =
+  | { kind: 'needs-browser' }
+  | { kind: 'failed'; code: string; message: string; permanent: boolean; retryAfterMs: number | null }
+  | { kind: 'scraped'; scraped: ScrapedPage; candidates: Candidate[]; deadline: number };
+
 /**
- * One page of a crawl, from fetch to stored result. A stored page and everything it causes
- * (its new links, edges, its charge, its webhook event) commit in one transaction, so a retried
- * batch finds it done. A transient failure puts the page back in the frontier for later; the
- * last attempt, or a permanent failure, records it as failed.
+ * Fetches and processes one page of a crawl, and finds the links it will follow. Writes
+ * nothing, so a batch can fetch its next page while the last one is stored.
  */
-export async function crawlPage(deps: CrawlPageDeps, job: CrawlJob, page: ClaimedPage, engine: 'http' | 'browser', cancel: AbortSignal): Promise<PageResult> {
+export async function fetchCrawlPage(deps: CrawlPageDeps, job: CrawlJob, page: ClaimedPage, engine: 'http' | 'browser', cancel: AbortSignal): Promise<FetchedPage> {
   const { options } = job;
   const scrapeOptions = options.scrapeOptions;
   const deadline = Date.now() + scrapeOptions.timeout;
@@ -51,7 +55,7 @@ export async function crawlPage(deps: CrawlPageDeps, job: CrawlJob, page: Claime
   try {
     if (engine === 'http') {
       const result = await deps.http.scrape(page.url, scrapeOptions, deadline, cancel);
-      if (result.kind === 'needs-browser') return 'needs-browser';
+      if (result.kind === 'needs-browser') return { kind: 'needs-browser' };
       scraped = result.page;
     } else {
       scraped = await deps.browser().scrape(page.url, scrapeOptions, deadline, cancel, deps.screenshots.saverFor({ teamId: job.teamId, jobId: job.id }));
@@ -59,13 +63,27 @@ export async function crawlPage(deps: CrawlPageDeps, job: CrawlJob, page: Claime
   } catch (err) {
     if (cancel.aborted) throw err;
     const failure = err instanceof AppError ? err : new AppError('SCRAPE_CONNECTION_ERROR', (err as Error).message);
-    return settleFailure(deps.db, page, failure.code, failure.message, failure.permanent, null);
+    return { kind: 'failed', code: failure.code, message: failure.message, permanent: failure.permanent, retryAfterMs: null };
   }
   if (isTransientStatus(scraped.statusCode)) {
-    return settleFailure(deps.db, page, 'SCRAPE_SITE_ERROR', `The site answered HTTP ${scraped.statusCode}`, false, parseRetryAfter(scraped.retryAfter));
+    return { kind: 'failed', code: 'SCRAPE_SITE_ERROR', message: `The site answered HTTP ${scraped.statusCode}`, permanent: false, retryAfterMs: parseRetryAfter(scraped.retryAfter) };
   }
-
   const candidates = options.mode === 'crawl' ? await crawlCandidates(scraped.content.links, new CrawlScope(options), options, deps.robots) : [];
+  return { kind: 'scraped', scraped, candidates, deadline };
+}
+
+/**
+ * Writes what fetching a page came to. A stored page and everything it causes (its new links,
+ * edges, its charge, its webhook event) commit in one transaction, so a retried batch finds it
+ * done. A transient failure puts the page back in the frontier for later; the last attempt, or a
+ * permanent failure, records it as failed.
+ */
+export async function settleCrawlPage(deps: CrawlPageDeps, job: CrawlJob, page: ClaimedPage, fetched: FetchedPage): Promise<PageResult> {
+  if (fetched.kind === 'needs-browser') return 'needs-browser';
+  if (fetched.kind === 'failed') return settleFailure(deps.db, page, fetched);
+  const { scraped, candidates, deadline } = fetched;
+  const { options } = job;
+  const scrapeOptions = options.scrapeOptions;
   const ref = { jobId: job.id, teamId: job.teamId, url: page.url, urlKey: page.urlKey, depth: page.depth };
   const task: PageTask = { ...ref, options: scrapeOptions, deadline, operation: options.mode, chargeKey: `${options.mode}:${job.id}:${page.urlKey}`, finishJob: false };
   // With the json format the extraction step charges the page, together with its result.
@@ -99,12 +117,12 @@ export async function crawlPage(deps: CrawlPageDeps, job: CrawlJob, page: Claime
   return 'scraped';
 }
 
-async function settleFailure(db: Db, page: ClaimedPage, code: string, message: string, permanent: boolean, retryAfterMs: number | null): Promise<PageResult> {
-  const delay = permanent ? null : nextAttemptDelay(page.attempts + 1, retryAfterMs);
+async function settleFailure(db: Db, page: ClaimedPage, failure: Extract<FetchedPage, { kind: 'failed' }>): Promise<PageResult> {
+  const delay = failure.permanent ? null : nextAttemptDelay(page.attempts + 1, failure.retryAfterMs);
   if (delay === null) {
-    await failPage(db, page.id, code, message);
+    await failPage(db, page.id, failure.code, failure.message);
     return 'failed';
   }
-  await requeuePage(db, page.id, new Date(Date.now() + delay), code, message);
+  await requeuePage(db, page.id, new Date(Date.now() + delay), failure.code, failure.message);
   return 'requeued';
 }
