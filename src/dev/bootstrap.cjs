@@ -33,7 +33,8 @@ function ensureDependencies() {
     console.error('[setup] npm dependency installation failed');
     process.exit(result.status ?? 1);
   }
-  writeFileSync(stamp, wanted);
+  // npm may rewrite the lock (adding other platforms' optional packages): stamp what it left.
+  writeFileSync(stamp, dependencyHash());
 }
 
 const [command, ...args] = process.argv.slice(2);
