@@ -35,7 +35,6 @@ export function createScrapeActivities(deps: ScrapeActivityDeps) {
       searchable: indexableWith(task.options),
       finishJob: task.finishJob && !deferred,
       variant,
-      inFrontier: false,
     });
     return { kind: 'stored', ...stored };
   }

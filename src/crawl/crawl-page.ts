@@ -99,7 +99,7 @@ export async function settleCrawlPage(deps: CrawlPageDeps, job: CrawlJob, page: 
     ref,
     scraped,
     price,
-    { keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred, finishJob: false, variant: contentVariant(scrapeOptions), searchable: indexableWith(scrapeOptions), inFrontier: true },
+    { keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred, finishJob: false, variant: contentVariant(scrapeOptions), searchable: indexableWith(scrapeOptions), frontierRow: page.id },
     {
       reads: [frontier.read],
       writes: (pageId, [known]) => [

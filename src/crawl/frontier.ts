@@ -78,7 +78,10 @@ export function enqueue(
 ): Enqueue {
   const unique = [...new Map(candidates.filter((c) => c.key !== fromKey).map((c) => [c.key, c])).values()];
   return {
-    read: sql`select url_key as key, status, depth from ${pages} where job_id = ${jobId}::uuid and url_key = any(${textArray(unique.map((c) => c.key))})`,
+    // One probe of the (job, URL) index per key. Written as `url_key = any(...)`, the planner may
+    // match only the job and filter every page of it by the list, if it believes the job small.
+    read: sql`select k.key, p.status, p.depth from unnest(${textArray(unique.map((c) => c.key))}) as k(key)
+      cross join lateral (select status, depth from ${pages} where job_id = ${jobId}::uuid and url_key = k.key limit 1) p`,
     writes(rows) {
       if (unique.length === 0) return [];
       const known = rows as { key: string; status: PageStatus; depth: number }[];

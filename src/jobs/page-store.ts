@@ -43,19 +43,21 @@ export interface StoreOptions {
   /** May enter the search index (see indexableWith); only pages that answered < 400 do. */
   searchable: boolean;
   /**
-   * The row already exists, as a crawl's frontier row, and is updated. (An insert meeting it
-   * would compute the generated search vector twice: for the proposed row and for the update.)
+   * Id of the crawl frontier row the page is stored into; absent, a row is inserted. (An insert
+   * meeting an existing row would compute the generated search vector twice: for the proposed
+   * row and for the update.)
    */
-  inFrontier: boolean;
+  frontierRow?: string;
 }
 
 /** The stored, successful page of this job at this URL, if an earlier attempt got that far. */
 export async function findStoredPage(db: Queryable, jobId: string, urlKey: string): Promise<StoredPage | undefined> {
+  // The status is checked here, not in the query, which then has only the (job, URL) index to use.
   const [row] = await db
-    .select({ pageId: pages.id, statusCode: pages.statusCode, credits: pages.credits })
+    .select({ pageId: pages.id, status: pages.status, statusCode: pages.statusCode, credits: pages.credits })
     .from(pages)
-    .where(and(eq(pages.jobId, jobId), eq(pages.urlKey, urlKey), eq(pages.status, 'scraped')));
-  return row && { pageId: row.pageId, statusCode: row.statusCode ?? 0, credits: row.credits };
+    .where(and(eq(pages.jobId, jobId), eq(pages.urlKey, urlKey)));
+  return row?.status === 'scraped' ? { pageId: row.pageId, statusCode: row.statusCode ?? 0, credits: row.credits } : undefined;
 }
 
 /** Writes that belong in a stored page's transaction (a crawl's new links, a webhook event). */
@@ -117,11 +119,11 @@ export async function storeScrapedPage(
     attempts: sql`${pages.attempts} + 1`,
     scrapedAt: new Date(),
   };
-  const write = options.inFrontier
+  const write = options.frontierRow
     ? db
         .update(pages)
         .set(values)
-        .where(and(eq(pages.jobId, ref.jobId), eq(pages.urlKey, ref.urlKey), ne(pages.status, 'scraped')))
+        .where(and(eq(pages.id, options.frontierRow), ne(pages.status, 'scraped')))
         .returning({ id: pages.id })
     : db
         .insert(pages)

@@ -85,11 +85,20 @@ export const pages = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     scrapedAt: timestamp('scraped_at', { withTimezone: true }),
   },
+  /*
+   * The job's other indexes are partial, each to the rows its queries ask for, so a lookup by
+   * (job, URL) that names no status or claim has one index to use. When they were whole, a
+   * planner without statistics on `pages` (a new database, the first minute of a crawl) saw them
+   * as equally good and could scan every page of the job through the scraped-at index for each
+   * URL looked up: a crawl cost quadratic in its size.
+   */
   (t) => [
     uniqueIndex('pages_job_url_idx').on(t.jobId, t.urlKey),
-    index('pages_job_status_idx').on(t.jobId, t.status, t.depth),
-    index('pages_job_claim_idx').on(t.jobId, t.claimId),
-    index('pages_job_scraped_idx').on(t.jobId, t.scrapedAt),
+    /** The frontier: what claims (in id order, at one depth) and in-flight counts read. */
+    index('pages_job_status_idx').on(t.jobId, t.status, t.depth, t.id).where(sql`${t.status} in ('queued', 'scraping')`),
+    index('pages_job_claim_idx').on(t.jobId, t.claimId).where(sql`${t.claimId} is not null`),
+    /** A crawl's documents in the order they were scraped. */
+    index('pages_job_scraped_idx').on(t.jobId, t.scrapedAt).where(sql`${t.status} = 'scraped'`),
     index('pages_cache_idx').on(t.urlKey, t.variant, t.scrapedAt),
     index('pages_search_idx').using('gin', t.searchVector).where(sql`${t.searchable}`),
   ],
