@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import type { Rows } from '../db/two-step-transaction';
-import { crawlHosts, edges, jobs, pages, type PageStatus } from '../db/schema';
+import { crawlBudgets, crawlHosts, edges, pages, type PageStatus } from '../db/schema';
 
 /** A URL found on a page (or in a sitemap), ready to enter the frontier. */
 export interface Candidate {
@@ -62,7 +62,7 @@ export interface Enqueue {
 /**
  * Adds discovered URLs to a crawl's frontier, in the caller's transaction (see twoStepTransaction).
  * A URL already known keeps its row (a shorter path lowers a queued page's depth); new ones are
- * admitted up to the crawl's limit, counted under the job row's lock, so however many pages
+ * admitted up to the crawl's limit, counted under its budget row's lock, so however many pages
  * finish at once the crawl never takes more than its limit. Pages whose links are all known,
  * most of them once a site's menus have been seen, take no lock. Edges from `fromKey` are
  * recorded to every URL that has a node. Lists travel as array parameters, so each statement is
@@ -101,17 +101,17 @@ export function enqueue(
 /**
  * New frontier rows and the page's edges in one statement. Robots-blocked URLs are all
  * admitted (they are listed, never fetched, and do not count); the others in order, up to the
- * room the job row has left. That row is locked only when there is something to count, until
- * the transaction ends, and moved by what was really inserted (a URL another page inserted
- * meanwhile is not counted twice). Edges go to the known URLs and the admitted ones.
+ * room the crawl's budget row has left. That row is locked only when there is something to
+ * count, until the transaction ends, and moved by what was really inserted (a URL another page
+ * inserted meanwhile is not counted twice). Edges go to the known URLs and the admitted ones.
  */
 function admitAndLink(jobId: string, depth: number, unknown: Candidate[], knownKeys: string[], fromKey: string | null): SQL {
   const queued = unknown.filter((c) => !c.blocked);
   const blocked = unknown.filter((c) => c.blocked);
   return sql`
     with room as (
-      select greatest(0, page_limit - discovered) as n from ${jobs}
-      where id = ${jobId}::uuid and ${queued.length}::int > 0
+      select greatest(0, page_limit - admitted) as n from ${crawlBudgets}
+      where job_id = ${jobId}::uuid and ${queued.length}::int > 0
       for no key update
     ),
     admitted as (
@@ -130,8 +130,8 @@ function admitAndLink(jobId: string, depth: number, unknown: Candidate[], knownK
       returning status
     ),
     counted as (
-      update ${jobs} set discovered = discovered + (select count(*) from inserted where status = 'queued')
-      where id = ${jobId}::uuid and exists (select 1 from inserted where status = 'queued')
+      update ${crawlBudgets} set admitted = admitted + (select count(*) from inserted where status = 'queued')
+      where job_id = ${jobId}::uuid and exists (select 1 from inserted where status = 'queued')
     ),
     linked as (
       insert into ${edges} (job_id, from_key, to_keys)

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client';
-import { jobs, type JobKind } from '../db/schema';
+import { crawlBudgets, jobs, type JobKind } from '../db/schema';
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -10,6 +10,7 @@ export interface NewJob {
   kind: JobKind;
   url?: string;
   options: unknown;
+  /** A crawl's or batch's most pages; gives the job its budget row. */
   pageLimit?: number;
   ttlHours: number;
   idempotencyKey?: string;
@@ -17,21 +18,23 @@ export interface NewJob {
 }
 
 export async function createJob(db: Db, job: NewJob): Promise<JobRow> {
-  const [row] = await db
-    .insert(jobs)
-    .values({
-      id: job.id,
-      teamId: job.teamId,
-      kind: job.kind,
-      url: job.url,
-      options: job.options,
-      pageLimit: job.pageLimit,
-      idempotencyKey: job.idempotencyKey,
-      requestHash: job.requestHash,
-      expiresAt: new Date(Date.now() + job.ttlHours * 3_600_000),
-    })
-    .returning();
-  return row!;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(jobs)
+      .values({
+        id: job.id,
+        teamId: job.teamId,
+        kind: job.kind,
+        url: job.url,
+        options: job.options,
+        idempotencyKey: job.idempotencyKey,
+        requestHash: job.requestHash,
+        expiresAt: new Date(Date.now() + job.ttlHours * 3_600_000),
+      })
+      .returning();
+    if (job.pageLimit !== undefined) await tx.insert(crawlBudgets).values({ jobId: job.id, pageLimit: job.pageLimit });
+    return row!;
+  });
 }
 
 /** A job of this team; another team's job is indistinguishable from a missing one. */

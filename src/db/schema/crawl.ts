@@ -18,6 +18,23 @@ export const edges = pgTable(
   (t) => [primaryKey({ columns: [t.jobId, t.fromKey] })],
 );
 
+/**
+ * How many pages a crawl (or batch) may take, and how many it has admitted to its frontier. Its
+ * own row rather than columns of the job: each page that finds new links locks it, counts and
+ * updates it, while every page also inserts rows referencing the job, whose foreign-key checks
+ * lock the job row. Locking, then updating, a row that those checks share-lock at the same time
+ * deadlocked page transactions against each other.
+ */
+export const crawlBudgets = pgTable('crawl_budgets', {
+  jobId: uuid('job_id')
+    .primaryKey()
+    .references(() => jobs.id, { onDelete: 'cascade' }),
+  /** Most pages the crawl takes, after clamping to the team's credits. */
+  pageLimit: integer('page_limit').notNull(),
+  /** Pages admitted to the frontier so far (robots-blocked URLs do not count). */
+  admitted: integer('admitted').notNull().default(0),
+});
+
 /** Per-host politeness of a crawl: robots.txt Crawl-delay and the caller's `delay`. */
 export const crawlHosts = pgTable(
   'crawl_hosts',

@@ -16,9 +16,6 @@ export const jobs = pgTable(
     status: text('status').$type<JobStatus>().notNull().default('scraping'),
     url: text('url'),
     options: jsonb('options').notNull().default({}),
-    /** Crawl: most pages it may take (after clamping to credits), and how many it has taken. */
-    pageLimit: integer('page_limit'),
-    discovered: integer('discovered').notNull().default(0),
     /** Crawl: bumped by each retry of failed pages, so each round has its own completion event. */
     round: integer('round').notNull().default(0),
     /** Small results that are not pages (map's links, extract's data). */

@@ -9,7 +9,7 @@ export type ProcessContent = (body: Uint8Array, contentType: string, pageUrl: st
 /**
  * Processing threads for the worker. Turning a page into markdown takes milliseconds of CPU at a
  * time; on the main thread that stalls every other page's I/O, including transactions that hold
- * a crawl's job row or a team's balance row, so all of a job's pages queue behind one page's
+ * a crawl's budget row or a team's balance row, so all of a job's pages queue behind one page's
  * parsing. Threads keep the event loop free. What waits for a thread is bounded by the worker's
  * activity slots. Idle threads do not keep the process alive.
  */
