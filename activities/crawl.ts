@@ -4,6 +4,7 @@ import { crawlCounts, type CrawlCounts } from '../src/crawl/crawl-counts';
 import { CrawlJobCache } from '../src/crawl/crawl-job';
 import { fetchCrawlPage, settleCrawlPage, type CrawlPageDeps, type PageResult } from '../src/crawl/crawl-page';
 import { finishCrawl, type CrawlEnd } from '../src/crawl/finish-crawl';
+import { hostDelayMs } from '../src/crawl/host-delay';
 import { claimBatches, failUnfinished, pendingPagesOf, type ClaimResult } from '../src/crawl/frontier';
 import { seedCrawl, type SeedDeps } from '../src/crawl/seed-crawl';
 import { deliverDueWebhooks, type DeliveryProgress } from '../src/crawl/webhooks/deliver-webhooks';
@@ -44,6 +45,8 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
     const context = Context.current();
     const job = await jobs.get(jobId);
     const pending = await pendingPagesOf(deps.db, jobId, claimId);
+    // A batch's pages are all of one host.
+    const delayMs = pending[0] ? await hostDelayMs(deps, jobId, job.options, pending[0].url) : 0;
     let needsBrowser = 0;
     let settling: Promise<PageResult> | undefined;
     const settled = async () => {
@@ -59,7 +62,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
           context.heartbeat(progress);
           // Cancelled: stop before the next page, so nothing is stored after the crawl ends.
           if (context.cancellationSignal.aborted) throw new CancelledFailure('crawl cancelled');
-          if (job.options.delayMs > 0) await sleep(job.options.delayMs, undefined, { signal: context.cancellationSignal });
+          if (delayMs > 0) await sleep(delayMs, undefined, { signal: context.cancellationSignal });
           const fetched = await fetchCrawlPage(deps, job, page, engine, context.cancellationSignal);
           await settled();
           settling = settleCrawlPage(deps, job, page, fetched);

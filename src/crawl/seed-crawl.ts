@@ -5,7 +5,8 @@ import { urlKey } from '../url/normalize-url';
 import type { CrawlJob } from './crawl-job';
 import { CrawlScope } from './crawl-scope';
 import { crawlCandidates } from './discover-links';
-import { enqueue, recordHostDelay, type Candidate } from './frontier';
+import { enqueue, type Candidate } from './frontier';
+import { hostDelayMs } from './host-delay';
 import type { RobotsCache } from './robots';
 import { sitemapUrls } from './sitemaps';
 import { webhookEventStatement } from './webhooks/webhook-events';
@@ -37,7 +38,7 @@ export async function seedCrawl(deps: SeedDeps, job: CrawlJob): Promise<void> {
   } else {
     const start = new URL(options.url);
     const robots = options.ignoreRobotsTxt ? null : await deps.robots.forUrl(start.href);
-    await recordHostDelay(deps.db, job.id, start.host, Math.max(options.delayMs, robots?.crawlDelayMs ?? 0));
+    await hostDelayMs(deps, job.id, options, start.href);
     seeds = [{ depth: 0, candidates: [candidateOf(start.href, options.ignoreQueryParameters, robots ? !robots.isAllowed(start.href) : false)] }];
     if (!options.ignoreSitemap && options.maxDepth >= 1) {
       const listed = await sitemapUrls(deps.fetcher, start.origin, robots?.sitemaps ?? [], {

@@ -69,6 +69,23 @@ describe('POST /v1/crawl: scope and politeness', () => {
     expect(site.server.hits.get('/busy')).toBeGreaterThanOrEqual(2);
   });
 
+  it("keeps robots.txt's Crawl-delay, or a longer delay, between requests to a host", async () => {
+    const polite = await startCrawlSite(inject('siteHosts')[0]!, { pagesPerSection: 4, crawlDelay: 0.3 });
+    try {
+      for (const [delay, gapMs] of [[undefined, 300], [0.5, 500]] as const) {
+        polite.server.requests.length = 0;
+        const started = await api('/v1/crawl', { body: { url: polite.url, limit: 6, maxDepth: 1, ignoreSitemap: true, maxConcurrency: 5, ...(delay && { delay }) } });
+        expect(await waitForCrawl(started.body.id)).toMatchObject({ status: 'completed', completed: 6 });
+        const times = polite.server.requests.filter((r) => r.path !== '/robots.txt').map((r) => r.at);
+        expect(times).toHaveLength(6);
+        const gaps = times.slice(1).map((at, i) => at - times[i]!);
+        expect(Math.min(...gaps), `gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(gapMs - 10);
+      }
+    } finally {
+      await polite.close();
+    }
+  });
+
   it('never exceeds the limit', async () => {
     const { id, status } = await crawl({ limit: 17, maxConcurrency: 8 });
     expect(status.total).toBe(17);
