@@ -48,7 +48,7 @@ export function createScrapeActivities(deps: ScrapeActivityDeps) {
     // Screenshots and action results belong to one render; a stored copy has neither.
     const renderOnly = task.options.actions?.length || task.options.formats.some((f) => f.startsWith('screenshot'));
     if (task.options.maxAge <= 0 || renderOnly) return null;
-    const cached = await findCachedPage(deps.db, task.urlKey, variant, task.options.maxAge, keepsMarkup(task));
+    const cached = await findCachedPage(deps.db, task.urlKey, variant, task.options.maxAge, { rawHtml: keepsMarkup(task), html: task.options.formats.includes('html') });
     return cached ? store(task, cachedPageAsScraped(cached), variant) : null;
   }
 

@@ -12,7 +12,7 @@ export function cachedPageAsScraped(row: PageRow): ScrapedPage {
     content: {
       markdown: row.markdown ?? '',
       text: row.text ?? '',
-      html: row.html ?? '',
+      ...(row.html !== null && { html: row.html }),
       rawHtml: row.rawHtml ?? '',
       links: row.links ?? [],
       metadata: pageMetadata,

@@ -105,7 +105,7 @@ export async function storeScrapedPage(
     searchable: options.searchable && page.statusCode < 400,
     searchLanguage: textSearchConfigFor(content.metadata.language),
     markdown: content.markdown,
-    html: content.html,
+    html: content.html ?? null,
     rawHtml: options.keepRawHtml ? content.rawHtml : null,
     text: content.text,
     links: content.links,
@@ -168,8 +168,15 @@ export async function storeFailedPage(db: Db, ref: PageRef, failure: PageFailure
   });
 }
 
+/** What a cached copy must hold besides the formats every page stores. */
+export interface CachedPageNeeds {
+  rawHtml: boolean;
+  /** The cleaned HTML, stored only when a scrape asked for the html format. */
+  html: boolean;
+}
+
 /** The newest stored copy of a URL with the same content variant, no older than `maxAgeMs`. */
-export async function findCachedPage(db: Db, urlKey: string, variant: string, maxAgeMs: number, needRawHtml: boolean) {
+export async function findCachedPage(db: Db, urlKey: string, variant: string, maxAgeMs: number, needs: CachedPageNeeds) {
   const [row] = await db
     .select(pageColumns)
     .from(pages)
@@ -179,7 +186,8 @@ export async function findCachedPage(db: Db, urlKey: string, variant: string, ma
         eq(pages.variant, variant),
         eq(pages.status, 'scraped'),
         gte(pages.scrapedAt, new Date(Date.now() - maxAgeMs)),
-        ...(needRawHtml ? [isNotNull(pages.rawHtml)] : []),
+        ...(needs.rawHtml ? [isNotNull(pages.rawHtml)] : []),
+        ...(needs.html ? [isNotNull(pages.html)] : []),
       ),
     )
     .orderBy(desc(pages.scrapedAt))

@@ -178,6 +178,12 @@ describe('POST /v1/scrape: maxAge', () => {
     expect(otherVariant.body.data.markdown).toContain('# Visit 2');
     const fresh = await scrape({ url });
     expect(fresh.body.data.markdown).toContain('# Visit 3');
+    // Copies stored without the html format cannot answer for it.
+    const withHtml = await scrape({ url, maxAge: 60_000, formats: ['markdown', 'html'] });
+    expect(withHtml.body.data.metadata.cacheState).toBeUndefined();
+    expect(withHtml.body.data.html).toContain('Visit 4');
+    const htmlCached = await scrape({ url, maxAge: 60_000, formats: ['html'] });
+    expect(htmlCached.body.data).toMatchObject({ html: withHtml.body.data.html, metadata: { cacheState: 'hit' } });
   });
 });
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { processBody } from '../../src/scrape/process/process-body';
 import { ProcessingPool } from '../../src/scrape/process/processing-pool';
 
-const options = { onlyMainContent: false, removeBase64Images: true };
+const options = { formats: ['markdown', 'html'] as const, onlyMainContent: false, removeBase64Images: true };
 const page = Buffer.from(
   '<html lang="en"><head><title>Lamps</title><meta name="description" content="About lamps"></head>' +
     '<body><nav><a href="/home">Home</a></nav><h1>Lamps</h1><p>Oil <b>and</b> glass. <a href="lens#top">Lens</a></p></body></html>',

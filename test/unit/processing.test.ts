@@ -83,15 +83,21 @@ describe('toMarkdown', () => {
 describe('processHtml', () => {
   it('removes every comment, however deeply nested, and keeps the text around it', () => {
     const page = `<html><body><!-- top --><main><div><p>Kept <!-- inline --> text</p><ul><li>One<!-- deep --></li></ul></div></main><!-- tail --></body></html>`;
-    const { html, markdown } = processHtml(page, 'https://example.com/', { onlyMainContent: false, removeBase64Images: true });
+    const { html, markdown } = processHtml(page, 'https://example.com/', { formats: ['markdown', 'html'], onlyMainContent: false, removeBase64Images: true });
     expect(html).not.toContain('<!--');
     expect(markdown).toMatch(/^Kept text\n\n- +One$/);
+  });
+
+  it('serialises the cleaned HTML only when the html format is asked for', () => {
+    const page = '<html><body><p>Kept</p></body></html>';
+    expect(processHtml(page, 'https://example.com/', { formats: ['markdown', 'html'], onlyMainContent: false, removeBase64Images: true }).html).toBe('<p>Kept</p>');
+    expect(processHtml(page, 'https://example.com/', { formats: ['markdown'], onlyMainContent: false, removeBase64Images: true })).not.toHaveProperty('html');
   });
 
   it('finds the main content of a page whose content element has an id that Readability copies when it retags it', () => {
     // A shop page shaped like Magento's: <main id="maincontent">. Readability used to crash here.
     const page = readFileSync('test/fixtures/extract-corpus/product-03-microdata.html', 'utf8');
-    const { markdown, mainContent } = processHtml(page, 'https://shop.example.org/p/gsr-12v', { onlyMainContent: true, removeBase64Images: true });
+    const { markdown, mainContent } = processHtml(page, 'https://shop.example.org/p/gsr-12v', { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true });
     expect(mainContent?.method).toBe('readability');
     expect(markdown).toContain('Bosch Cordless Drill GSR 12V-15');
     expect(markdown).not.toContain('Cookie settings');
@@ -100,7 +106,7 @@ describe('processHtml', () => {
   it('judges an app shell by the whole page, not by the part includeTags keeps', () => {
     const article = `<p>${'Static text that a reader sees without running any script. '.repeat(8)}</p>`;
     const page = `<html><body><div id="badge">New</div><main>${article}</main><script src="/app.js"></script></body></html>`;
-    const options = { onlyMainContent: false, removeBase64Images: true };
+    const options = { formats: ['markdown'] as const, onlyMainContent: false, removeBase64Images: true };
     expect(processHtml(page, 'https://example.com/', { ...options, includeTags: ['#badge'] })).toMatchObject({ appShell: false, markdown: 'New' });
     const shell = '<html><body><div id="root"></div><script src="/app.js"></script></body></html>';
     expect(processHtml(shell, 'https://example.com/', options).appShell).toBe(true);

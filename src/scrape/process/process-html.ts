@@ -30,13 +30,13 @@ export function processHtml(rawHtml: string, pageUrl: string, options: ProcessOp
   const root = main?.root ?? body;
   const mainAt = performance.now();
   const text = toText(root);
-  const html = root.innerHTML;
+  const html = options.formats.includes('html') ? root.innerHTML : undefined;
   const markdown = toMarkdown(root);
   const done = performance.now();
   return {
     markdown,
     text,
-    html,
+    ...(html !== undefined && { html }),
     rawHtml,
     links,
     metadata,

@@ -1,11 +1,12 @@
-import type { MainContentInfo } from '../document';
+import type { Format, MainContentInfo } from '../document';
 import type { HtmlMetadata } from '../html/extract-metadata';
 
 /** What the processing stages make of one response body, before it is stored. */
 export interface ProcessedContent {
   markdown: string;
   text: string;
-  html: string;
+  /** The cleaned HTML; of an HTML page, only when the html format is asked for. */
+  html?: string;
   rawHtml: string;
   links: string[];
   metadata: HtmlMetadata & { numPages?: number };
@@ -18,6 +19,8 @@ export interface ProcessedContent {
 }
 
 export interface ProcessOptions {
+  /** Formats asked for; the cleaned HTML is serialised (and stored) only for `html`. */
+  formats: readonly Format[];
   onlyMainContent: boolean;
   includeTags?: string[] | undefined;
   excludeTags?: string[] | undefined;
