@@ -9,7 +9,11 @@ const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = 
   ERROR: 'error',
 };
 
-/** Routes the Temporal SDK's own logs (worker and core) into our JSON log. */
+/**
+ * Routes the Temporal SDK's own logs (worker and core) into our JSON log. The SDK's meta is the
+ * merge object as is: a failed activity or workflow comes as its Error under `error`, which the
+ * logger's serializer (log-errors.ts) turns into code, message and stack.
+ */
 export function installTemporalLogger(logger: Logger): void {
   const child = logger.child({ component: 'temporal' });
   Runtime.install({
