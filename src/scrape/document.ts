@@ -1,5 +1,6 @@
 import type { HtmlMetadata } from './html/extract-metadata';
-import type { MainContentMethod } from './html/main-content';
+import type { MainContentMethod, PassedOver } from './main-content/extract-main-content';
+import type { PageType } from './main-content/page-type';
 
 /** Output formats a scrape can ask for (API.md, "POST /v1/scrape"). */
 export const FORMATS = ['markdown', 'text', 'html', 'rawHtml', 'links', 'screenshot', 'screenshot@fullPage', 'json'] as const;
@@ -10,6 +11,10 @@ export type Renderer = 'http' | 'browser';
 export interface MainContentInfo {
   method: MainContentMethod;
   ratio: number;
+  /** The signals that decided `pageType`. */
+  pageTypeEvidence?: string[];
+  /** Extractors tried before `method`, and why each was not used. */
+  passedOver?: PassedOver[];
 }
 
 /** `metadata` of a Document: the page's own, then how we got it. */
@@ -23,6 +28,8 @@ export interface PageMetadata extends HtmlMetadata {
   scrapeId: string;
   creditsUsed: number;
   renderer: Renderer;
+  /** What kind of page this is (HTML pages). */
+  pageType?: PageType;
   mainContent?: MainContentInfo;
   /** Milliseconds per stage. */
   timing: Record<string, number>;

@@ -18,7 +18,7 @@ export const scrapeOptionsShape = {
     .min(1)
     .default(['markdown'])
     .describe('Output formats; only these appear in the document.'),
-  onlyMainContent: z.boolean().default(true).describe('Keep the main content only (Readability), dropping navigation and footers.'),
+  onlyMainContent: z.boolean().default(true).describe('Keep the main content only (by page type: the content region or Readability), dropping navigation, footers and other page chrome.'),
   includeTags: selectorList.optional().describe('CSS selectors; only matching elements are kept.'),
   excludeTags: selectorList.optional().describe('CSS selectors of elements to remove.'),
   headers: z.record(z.string().min(1), z.string()).optional().describe('Extra request headers (cookies, user agent, ...).'),

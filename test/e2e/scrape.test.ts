@@ -61,7 +61,8 @@ describe('POST /v1/scrape: an article with boilerplate', () => {
       contentType: 'text/html; charset=utf-8',
       creditsUsed: 1,
       renderer: 'http',
-      mainContent: { method: 'readability' },
+      pageType: 'article',
+      mainContent: { method: 'region' },
     });
     expect(doc.metadata.scrapeId).toMatch(/^[0-9a-f-]{36}$/);
     expect(doc.metadata.mainContent.ratio).toBeGreaterThan(0.3);

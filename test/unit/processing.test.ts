@@ -9,8 +9,8 @@ import { processHtml } from '../../src/scrape/process/process-html';
 import { contentKind } from '../../src/scrape/process/content-kind';
 import { urlKey } from '../../src/url/normalize-url';
 
-const htmlToText = (html: string) => toText(parseBody(html, 'https://example.com/').body);
-const htmlToMarkdown = (html: string) => toMarkdown(parseBody(html, 'https://example.com/').body);
+const htmlToText = (html: string) => toText(parseBody(html).body);
+const htmlToMarkdown = (html: string) => toMarkdown(parseBody(html).body);
 
 describe('toText', () => {
   it('puts blocks on their own lines and collapses whitespace inside them', () => {
@@ -94,11 +94,12 @@ describe('processHtml', () => {
     expect(processHtml(page, 'https://example.com/', { formats: ['markdown'], onlyMainContent: false, removeBase64Images: true })).not.toHaveProperty('html');
   });
 
-  it('finds the main content of a page whose content element has an id that Readability copies when it retags it', () => {
-    // A shop page shaped like Magento's: <main id="maincontent">. Readability used to crash here.
+  it('finds the main content of a shop page and recognises it as a product', () => {
+    // A shop page shaped like Magento's: <main id="maincontent">. Readability on a patched DOM used to crash here.
     const page = readFileSync('test/fixtures/extract-corpus/product-03-microdata.html', 'utf8');
-    const { markdown, mainContent } = processHtml(page, 'https://shop.example.org/p/gsr-12v', { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true });
-    expect(mainContent?.method).toBe('readability');
+    const { markdown, mainContent, metadata } = processHtml(page, 'https://shop.example.org/p/gsr-12v', { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true });
+    expect(mainContent?.method).toBe('region');
+    expect(metadata.pageType).toBe('product');
     expect(markdown).toContain('Bosch Cordless Drill GSR 12V-15');
     expect(markdown).not.toContain('Cookie settings');
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAGE_TYPES } from '../../scrape/main-content/page-type';
 
 /** `metadata` of a Document (API.md, "Document"); documentation only, the code builds it. */
 export const metadataSchema = z.object({
@@ -23,7 +24,19 @@ export const metadataSchema = z.object({
   scrapeId: z.string(),
   creditsUsed: z.number().int(),
   renderer: z.enum(['http', 'browser']).describe('Which path fetched the page.'),
-  mainContent: z.object({ method: z.enum(['readability', 'semantic', 'full-page']), ratio: z.number() }).optional().describe('Present when onlyMainContent ran: the extractor used and the share of text kept.'),
+  pageType: z.enum(PAGE_TYPES).optional().describe('What kind of HTML page this is, from its structured data, URL and structure.'),
+  mainContent: z
+    .object({
+      method: z.enum(['region', 'readability', 'full-page', 'text-only']),
+      ratio: z.number(),
+      pageTypeEvidence: z.array(z.string()).optional().describe('The signals that decided pageType.'),
+      passedOver: z
+        .array(z.object({ method: z.string(), reason: z.string() }))
+        .optional()
+        .describe('Extractors tried before `method`, and why each was not used (what it threw, or how little it kept).'),
+    })
+    .optional()
+    .describe('Present when onlyMainContent ran: the extractor used and the share of text kept.'),
   timing: z.record(z.string(), z.number()).describe('Milliseconds per stage.'),
   numPages: z.number().int().optional().describe('PDF page count.'),
   cacheState: z.literal('hit').optional(),

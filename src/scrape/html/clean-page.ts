@@ -44,6 +44,23 @@ function rewriteAnchor(anchor: Element, base: string): void {
   else if (/^\s*javascript:/i.test(href)) anchor.removeAttribute('href');
 }
 
+const textLength = (node: Node | null): number => (node?.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+
+/**
+ * What a client without scripts sees: `<noscript>` content stays (unwrapped) when the page says
+ * more there than outside it, as server-rendered fallbacks of script-built pages do; otherwise
+ * it is a "please enable JavaScript" note or a tracking pixel, and goes.
+ */
+function settleNoscripts(body: HTMLElement | null, noscripts: readonly Element[]): void {
+  if (!body || noscripts.length === 0) return;
+  const inside = noscripts.reduce((sum, element) => sum + textLength(element), 0);
+  const keep = inside > textLength(body) - inside;
+  for (const element of noscripts) {
+    if (keep) element.replaceWith(...element.childNodes);
+    else element.remove();
+  }
+}
+
 /** The matches of `selectors` that are not inside another match, in document order. */
 function outermost(document: Document, selectors: string[]): Element[] {
   const matches = [...document.querySelectorAll(selectors.join(','))];
@@ -55,11 +72,13 @@ function outermost(document: Document, selectors: string[]): Element[] {
 }
 
 /**
- * Strips non-content elements and comments, removes what `excludeTags` selects, makes links and
+ * Strips non-content elements and comments, flattens nesting past MAX_DEPTH to text, removes what `excludeTags` selects, makes links and
  * media URLs absolute and drops base64 images. Mutates the document and returns its body.
  */
 export function cleanPage(document: Document, scan: PageScan, base: string, options: CleanOptions): HTMLElement {
   for (const node of scan.removable) node.parentNode?.removeChild(node);
+  for (const element of scan.tooDeep) if (element.isConnected) element.textContent = element.textContent;
+  settleNoscripts(document.body, scan.noscripts);
   if (options.excludeTags?.length) for (const element of document.querySelectorAll(options.excludeTags.join(','))) element.remove();
   for (const element of scan.media) rewriteMedia(element, base, options.removeBase64Images);
   for (const anchor of scan.anchors) if (anchor.localName === 'a') rewriteAnchor(anchor, base);

@@ -4,7 +4,7 @@ import type TurndownService from 'turndown';
  * GitHub-flavoured markdown tables for turndown, linear in the size of the table.
  *
  * The table rules of @joplin/turndown-plugin-gfm re-read `table.rows` for every cell of the
- * heading row; on domino, where each read walks the whole table, a page with a few long tables
+ * heading row; on a DOM where each read walks the whole table, a page with a few long tables
  * spent most of its processing time there (measured: 75% of turndown's time on a 150 KB page).
  * These rules read each table's rows once and keep the same output shape: a header row (an
  * empty one when the table has none), a divider with the header cells' alignment, pipes

@@ -1,45 +1,101 @@
-import { createDocument } from '@mixmark-io/domino';
-
-let patched = false;
+import { parseHTML } from 'linkedom';
+import { parse, type DefaultTreeAdapterMap, type TreeAdapter, type TreeAdapterTypeMap, html as parse5Html, type Token } from 'parse5';
 
 /**
- * Two gaps between domino and what Readability expects, mended once per process:
- * - element lists are array-like but not iterable, and Readability iterates them with for...of;
- * - `setAttributeNode` skips domino's id bookkeeping, so an element Readability retags (it
- *   copies the attributes over that way) keeps an id the document does not know, and moving it
- *   later fails an assertion. Setting the value through `setAttribute` keeps the books.
+ * The page's DOM is linkedom's (fast, and Readability and turndown run on it unmodified), but
+ * linkedom's own parser is not the HTML5 tree builder: on real pages with stray `</body>`s,
+ * misnested tables or content after `</html>`, whole articles land outside the body. So parse5,
+ * the spec parser, builds the tree through its documented tree-adapter interface, creating
+ * linkedom nodes. (Measured on the WCXB sample: README, "Choosing the DOM".)
  */
-function patchDomino(document: Document): void {
-  for (const list of [document.getElementsByTagName('*'), document.querySelectorAll('*'), document.childNodes]) {
-    const proto = Object.getPrototypeOf(list) as { [Symbol.iterator]?: unknown };
-    if (!(Symbol.iterator in proto)) Object.defineProperty(proto, Symbol.iterator, { value: Array.prototype[Symbol.iterator], configurable: true });
-  }
-  // Element.prototype's own method is not configurable; HTMLElement.prototype sits in front of it.
-  const htmlElement = Object.getPrototypeOf(Object.getPrototypeOf(document.createElement('div'))) as HTMLElement;
-  Object.defineProperty(htmlElement, 'setAttributeNode', {
-    value(this: Element, attr: Attr) {
-      const previous = this.getAttributeNode(attr.name);
-      this.setAttribute(attr.name, attr.value);
-      return previous;
+
+type LinkedomMap = TreeAdapterTypeMap<Node, ParentNode, ChildNode, Document, DocumentFragment, Element, Comment, Text, HTMLTemplateElement, DocumentType>;
+
+const { NS } = parse5Html;
+
+/** Builds one document; holds what the DOM has no place for (template contents, document mode). */
+function linkedomAdapter(): TreeAdapter<LinkedomMap> {
+  let document: Document;
+  const templates = new WeakMap<Element, DocumentFragment>();
+  let mode: DefaultTreeAdapterMap['document']['mode'] = parse5Html.DOCUMENT_MODE.NO_QUIRKS;
+  const setAttributes = (element: Element, attrs: Token.Attribute[]): void => {
+    for (const attr of attrs) {
+      const name = attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name;
+      if (element.hasAttribute(name)) continue;
+      try {
+        element.setAttribute(name, attr.value);
+      } catch {
+        // A name the DOM refuses (quotes, `<`): browsers keep it, but no later stage reads it.
+      }
+    }
+  };
+  const appendText = (parent: ParentNode, text: string, before: ChildNode | null): void => {
+    const previous = before ? before.previousSibling : parent.lastChild;
+    if (previous?.nodeType === 3) (previous as Text).data += text;
+    else parent.insertBefore(document.createTextNode(text), before);
+  };
+  return {
+    createDocument: () => (document = parseHTML('').document as unknown as Document),
+    createDocumentFragment: () => document.createDocumentFragment(),
+    createElement(tagName, namespaceURI, attrs) {
+      const element = namespaceURI === NS.HTML ? document.createElement(tagName) : document.createElementNS(namespaceURI, tagName);
+      setAttributes(element, attrs);
+      return element;
     },
-    configurable: true,
-  });
-  patched = true;
+    createCommentNode: (data) => document.createComment(data),
+    createTextNode: (value) => document.createTextNode(value),
+    appendChild: (parent, node) => void parent.appendChild(node),
+    insertBefore: (parent, node, reference) => void parent.insertBefore(node, reference),
+    setTemplateContent: (template, content) => void templates.set(template, content),
+    getTemplateContent(template) {
+      let content = templates.get(template);
+      if (!content) templates.set(template, (content = document.createDocumentFragment()));
+      return content;
+    },
+    setDocumentType() {
+      // Nothing downstream reads the doctype.
+    },
+    setDocumentMode: (_document, value) => void (mode = value),
+    getDocumentMode: () => mode,
+    detachNode: (node) => node.parentNode?.removeChild(node),
+    insertText: (parent, text) => appendText(parent, text, null),
+    insertTextBefore: (parent, text, reference) => appendText(parent, text, reference),
+    adoptAttributes: (recipient, attrs) => setAttributes(recipient, attrs),
+    getFirstChild: (node) => node.firstChild,
+    getChildNodes: (node) => Array.from(node.childNodes),
+    getParentNode: (node) => node.parentNode,
+    getAttrList: (element) => Array.from(element.attributes, (a) => ({ name: a.name, value: a.value })),
+    getTagName: (element) => element.localName,
+    getNamespaceURI: (element) => (element.namespaceURI ?? NS.HTML) as parse5Html.NS,
+    getTextNodeContent: (node) => node.data,
+    getCommentNodeContent: (node) => node.data,
+    getDocumentTypeNodeName: (node) => node.name,
+    getDocumentTypeNodePublicId: (node) => node.publicId,
+    getDocumentTypeNodeSystemId: (node) => node.systemId,
+    isTextNode: (node): node is Text => node.nodeType === 3,
+    isCommentNode: (node): node is Comment => node.nodeType === 8,
+    isDocumentTypeNode: (node): node is DocumentType => node.nodeType === 10,
+    isElementNode: (node): node is Element => node.nodeType === 1,
+    setNodeSourceCodeLocation() {
+      // Source positions are not kept.
+    },
+    getNodeSourceCodeLocation: () => undefined,
+    updateNodeSourceCodeLocation() {
+      // Source positions are not kept.
+    },
+  };
 }
 
 /**
- * Parses an HTML page into a DOM: domino, the DOM turndown itself uses in Node, and one that
- * Readability, turndown and the text walker all take, so a page is parsed once.
+ * Parses an HTML page into a linkedom document, with the tree a browser would build. Parsed as
+ * a browser without scripting does, so `<noscript>` content is markup: some sites (Discourse
+ * forums, for one) serve their whole content there for clients that run no scripts.
  */
-export function parsePage(html: string, pageUrl: string): Document {
-  const document = createDocument(html);
-  if (!patched) patchDomino(document);
-  // Readability resolves links against baseURI.
-  for (const name of ['baseURI', 'documentURI']) Object.defineProperty(document, name, { value: pageUrl });
-  return document;
+export function parsePage(html: string): Document {
+  return parse(html, { treeAdapter: linkedomAdapter(), scriptingEnabled: false });
 }
 
 /** Parses the inner HTML of a body (a page's cleaned content) into a document of its own. */
-export function parseBody(bodyHtml: string, pageUrl: string): Document {
-  return parsePage(`<!doctype html><html><head></head><body>${bodyHtml}</body></html>`, pageUrl);
+export function parseBody(bodyHtml: string): Document {
+  return parsePage(`<!doctype html><html><head></head><body>${bodyHtml}</body></html>`);
 }

@@ -40,14 +40,7 @@ function createTurndown(): TurndownService {
 
 const turndown = createTurndown();
 
-/**
- * GitHub-flavoured markdown of an element's content (a parsed DOM, so turndown does not parse
- * again). Consumes `root`: turndown collapses whitespace in the tree it converts, and a caller
- * that needs the tree afterwards would have it cloned, so instead of cloning the whole page
- * turndown is handed the element itself and it is left collapsed. Read anything else off the
- * tree first.
- */
+/** GitHub-flavoured markdown of an element's content (a parsed DOM, so turndown does not parse again). */
 export function toMarkdown(root: Element): string {
-  Object.defineProperty(root, 'cloneNode', { value: () => root });
   return turndown.turndown(root as unknown as TurndownService.Node).replace(/\n{3,}/g, '\n\n').trim();
 }

@@ -31,7 +31,7 @@ export function toText(root: Element): string {
     if (block) out.push('\n');
     if (name === 'TD' || name === 'TH') out.push('\t');
     const inPre = pre || name === 'PRE';
-    // Siblings by pointer: domino builds a childNodes array on demand for every element asked.
+    // Siblings by pointer: the DOM builds a childNodes array on demand for every element asked.
     for (let child = node.firstChild; child; child = child.nextSibling) walk(child, inPre);
     if (block || LINE.has(name)) out.push('\n');
   };

@@ -1,75 +1,98 @@
-import { Readability } from '@mozilla/readability';
-import { parseBody } from './parse-document';
+import { contentRegion, visibleLength, type RegionOptions } from './content-region';
+import type { PageType, PageTypeGuess } from './page-type';
+import { productFacts } from './product-facts';
+import { readabilityContent } from './readability-content';
 
-export type MainContentMethod = 'readability' | 'semantic' | 'full-page';
+/**
+ * - `region`: the content region with page chrome pruned, every section kept;
+ * - `readability`: Mozilla Readability's article;
+ * - `full-page`: the whole cleaned page, when nothing narrower holds enough;
+ * - `text-only`: plain text of the raw page, when processing ran out of its budget.
+ */
+export type MainContentMethod = 'region' | 'readability' | 'full-page' | 'text-only';
+
+export interface PassedOver {
+  method: MainContentMethod;
+  /** Why it was not used: what it threw, or how little it kept. */
+  reason: string;
+}
 
 export interface MainContent {
   /** The element the later stages convert. */
   root: Element;
-  /**
-   * Which extractor produced it: Readability; else the page without its semantic boilerplate
-   * (nav, banner, footer, asides outside the content); else, when that leaves nothing, the page.
-   */
   method: MainContentMethod;
   /** Share of the page's visible text that was kept, 0..1. */
   ratio: number;
+  /** Methods tried before the one used, in order. */
+  passedOver: PassedOver[];
 }
 
-/** Landmarks that are never the main content, unless they sit inside it. */
-const BOILERPLATE = [
-  'nav',
-  '[role="navigation"]',
-  '[role="banner"]',
-  '[role="contentinfo"]',
-  '[role="complementary"]',
-  '[aria-hidden="true"]',
-  'header',
-  'footer',
-  'aside',
-].join(',');
-
-/** Readability may keep little text, but then it must be a real share of what was left. */
+/** An extractor may keep little text, but then it must be a real share of the page. */
 const TRUSTED_LENGTH = 200;
 const TRUSTED_SHARE = 0.25;
 
-function textLength(text: string | null | undefined): number {
-  return (text ?? '').replace(/\s+/g, ' ').trim().length;
+interface Attempt {
+  method: MainContentMethod;
+  run(document: Document): Element | null;
 }
 
-/** Boilerplate landmarks that are not inside the content itself. */
-function boilerplateOf(document: Document): Element[] {
-  return [...document.querySelectorAll(BOILERPLATE)].filter((el) => !el.parentElement?.closest('main, article, [role="main"]'));
-}
+const region = (options: RegionOptions): Attempt => ({ method: 'region', run: (document) => contentRegion(document, options) });
 
-function stripBoilerplate(document: Document): void {
-  for (const el of boilerplateOf(document)) el.remove();
+/** Parts of a product page that are about other things than the product, or by other people. */
+const PRODUCT_CHROME = 'reviews?|ratings?|questions|qa|q-and-a|recently-viewed|also-bought|also-viewed|upsell|cross-sell|similar|carousel|slider|swiper|recs';
+/** Reader comments under an article, doc or landing page. */
+const COMMENTS = 'comments?|comment-list|respond|disqus';
+const readability: Attempt = { method: 'readability', run: readabilityContent };
+
+/**
+ * Which extractors to try, best first, by page type (measured on real pages, README "Main
+ * content"). Grids and listings are made of links, so their region spares its items from the link-density pruning.
+ */
+const CASCADE: Record<PageType, Attempt[]> = {
+  article: [region({ pruneLinkDense: true, extraChrome: COMMENTS }), readability],
+  documentation: [region({ pruneLinkDense: true, extraChrome: COMMENTS }), readability],
+  service: [region({ pruneLinkDense: true, extraChrome: COMMENTS }), readability],
+  forum: [region({ pruneLinkDense: true }), readability],
+  product: [region({ pruneLinkDense: true, extraChrome: PRODUCT_CHROME }), readability],
+  collection: [region({ pruneLinkDense: true, keepItems: true }), readability],
+  listing: [region({ pruneLinkDense: true, keepItems: true }), readability],
+};
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
 /**
- * The main content of a cleaned page. Semantic boilerplate is removed first, because
- * Readability alone picks a footer over a short article; then Readability runs on the rest and
- * hands back its element. Readability consumes the document, so the rare fallback parses the
- * cleaned body again from its HTML, kept before Readability starts.
+ * The main content of a cleaned page: the extractors for its type run in order until one keeps enough text; the whole page is the last
+ * resort. An extractor that throws is passed over like one that keeps too little, and both are
+ * named in `passedOver`, so a page never fails here.
  */
-export function extractMainContent(document: Document, baseUrl: string): MainContent {
+export function extractMainContent(document: Document, page: PageTypeGuess, jsonLd: readonly unknown[]): MainContent {
   const body = document.body;
-  const total = textLength(body.textContent);
-  const boilerplate = boilerplateOf(document);
-  const candidate = total - boilerplate.reduce((sum, el) => sum + textLength(el.textContent), 0);
-  if (total === 0 || candidate <= 0) return { root: body, method: 'full-page', ratio: 1 };
-  const cleanedHtml = body.innerHTML;
-  for (const el of boilerplate) el.remove();
-  const heading = document.querySelector('h1');
-
-  const article = new Readability<Element>(document, { keepClasses: false, charThreshold: 0, serializer: (el) => el as Element }).parse();
-  const kept = textLength(article?.textContent);
-  if (article?.content && (kept >= TRUSTED_LENGTH || kept >= candidate * TRUSTED_SHARE)) {
-    // Readability lifts a heading that repeats the title out of the content; put it back.
-    const title = heading?.textContent?.trim();
-    if (heading && title && !article.textContent?.includes(title)) article.content.insertBefore(heading, article.content.firstChild);
-    return { root: article.content, method: 'readability', ratio: Math.round(Math.min(1, kept / total) * 1000) / 1000 };
+  const total = visibleLength(body);
+  const passedOver: PassedOver[] = [];
+  const result = (root: Element, method: MainContentMethod, kept: number): MainContent => ({
+    root,
+    method,
+    ratio: total ? Math.round(Math.min(1, kept / total) * 1000) / 1000 : 1,
+    passedOver,
+  });
+  if (total === 0) return result(body, 'full-page', 0);
+  // Extractors prune the document they get: the first gets the page, later ones a copy of it.
+  const pristine = document.cloneNode(true) as Document;
+  const attempts = CASCADE[page.type];
+  for (const [i, attempt] of attempts.entries()) {
+    try {
+      const root = attempt.run(i === 0 ? document : (pristine.cloneNode(true) as Document));
+      const kept = visibleLength(root);
+      if (root && (kept >= TRUSTED_LENGTH || kept >= total * TRUSTED_SHARE)) {
+        if (page.type === 'product') productFacts(root, jsonLd);
+        return result(root, attempt.method, kept);
+      }
+      passedOver.push({ method: attempt.method, reason: `kept ${kept} of ${total} characters` });
+    } catch (err) {
+      passedOver.push({ method: attempt.method, reason: describe(err) });
+    }
   }
-  const semantic = parseBody(cleanedHtml, baseUrl);
-  stripBoilerplate(semantic);
-  return { root: semantic.body, method: 'semantic', ratio: Math.round(Math.min(1, candidate / total) * 1000) / 1000 };
+  return result(pristine.body, 'full-page', total);
 }

@@ -2,36 +2,52 @@ import { isAppShell } from '../html/app-shell';
 import { baseUrlOf } from '../html/base-url';
 import { cleanPage, keepIncluded } from '../html/clean-page';
 import { extractLinks } from '../html/extract-links';
-import { extractMetadata } from '../html/extract-metadata';
-import { extractMainContent } from '../html/main-content';
+import { extractMetadata, type HtmlMetadata } from '../html/extract-metadata';
 import { parsePage } from '../html/parse-document';
 import { scanPage } from '../html/scan-page';
 import { toMarkdown } from '../html/to-markdown';
 import { toText } from '../html/to-text';
+import { extractMainContent } from '../main-content/extract-main-content';
+import { recognisePage } from '../main-content/recognise-page';
 import type { ProcessedContent, ProcessOptions } from './processed-content';
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
 
 /**
  * One parse serves every stage. Metadata and links are read before cleaning strips the head and
- * scripts; main content, text, HTML and markdown all read the cleaned tree.
+ * scripts; main content, text, HTML and markdown all read the cleaned tree. A stage that throws
+ * on a page degrades to its fallback and says so in `warning`: a real page never fails here.
  */
 export function processHtml(rawHtml: string, pageUrl: string, options: ProcessOptions): ProcessedContent {
   const started = performance.now();
-  const document = parsePage(rawHtml, pageUrl);
+  const warnings: string[] = [];
+  const stage = <T>(name: string, run: () => T, fallback: () => T): T => {
+    try {
+      return run();
+    } catch (err) {
+      warnings.push(`${name} failed on this page (${describe(err)}); ${name} fell back.`);
+      return fallback();
+    }
+  };
+  const document = parsePage(rawHtml);
   const scan = scanPage(document);
   const base = baseUrlOf(scan.baseHref, pageUrl);
-  const metadata = extractMetadata(document, scan, base);
-  const links = extractLinks(scan.anchors, base);
-  const cleaned = cleanPage(document, scan, base, options);
+  const metadata = stage<HtmlMetadata>('metadata', () => extractMetadata(document, scan, base), () => ({}));
+  const links = stage('links', () => extractLinks(scan.anchors, base), () => []);
+  const cleaned = stage('cleaning', () => cleanPage(document, scan, base, options), () => document.body);
   // A shell is judged by the whole cleaned page: what includeTags leaves may be small by choice.
   const appShell = isAppShell(scan.scripts, cleaned);
+  const page = stage('page type', () => recognisePage(scan, cleaned, pageUrl), () => null);
   const body = options.includeTags?.length ? keepIncluded(document, options.includeTags) : cleaned;
   const cleanedAt = performance.now();
-  const main = options.onlyMainContent ? extractMainContent(document, base) : null;
+  const main = options.onlyMainContent && page ? extractMainContent(document, page, page.jsonLd) : null;
   const root = main?.root ?? body;
   const mainAt = performance.now();
-  const text = toText(root);
+  const text = stage('text', () => toText(root), () => root.textContent ?? '');
   const html = options.formats.includes('html') ? root.innerHTML : undefined;
-  const markdown = toMarkdown(root);
+  const markdown = stage('markdown', () => toMarkdown(root), () => text);
   const done = performance.now();
   return {
     markdown,
@@ -39,9 +55,17 @@ export function processHtml(rawHtml: string, pageUrl: string, options: ProcessOp
     ...(html !== undefined && { html }),
     rawHtml,
     links,
-    metadata,
+    metadata: { ...metadata, ...(page && { pageType: page.type }) },
     appShell,
-    ...(main && { mainContent: { method: main.method, ratio: main.ratio } }),
+    ...(main && {
+      mainContent: {
+        method: main.method,
+        ratio: main.ratio,
+        ...(page && { pageTypeEvidence: page.evidence }),
+        ...(main.passedOver.length > 0 && { passedOver: main.passedOver }),
+      },
+    }),
+    ...(warnings.length > 0 && { warning: warnings.join(' ') }),
     timing: {
       cleanMs: Math.round(cleanedAt - started),
       ...(main && { mainContentMs: Math.round(mainAt - cleanedAt) }),

@@ -1,5 +1,6 @@
 import type { Format, MainContentInfo } from '../document';
 import type { HtmlMetadata } from '../html/extract-metadata';
+import type { PageType } from '../main-content/page-type';
 
 /** What the processing stages make of one response body, before it is stored. */
 export interface ProcessedContent {
@@ -9,7 +10,7 @@ export interface ProcessedContent {
   html?: string;
   rawHtml: string;
   links: string[];
-  metadata: HtmlMetadata & { numPages?: number };
+  metadata: HtmlMetadata & { numPages?: number; pageType?: PageType };
   mainContent?: MainContentInfo;
   warning?: string;
   /** Static HTML that only a browser would fill in (see isAppShell). */

@@ -1,0 +1,145 @@
+/**
+ * The page's content region: the main landmark when there is one, with page chrome pruned
+ * (landmarks, hidden parts, controls, chrome-named blocks and link-dense menus). Unlike
+ * Readability it keeps every section of the region, which is what multi-part pages need: all
+ * posts of a thread, every item of a grid, every section of a landing page.
+ */
+
+const CHROME_LANDMARKS = [
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'dialog',
+  'form[role="search"]',
+  '[role="navigation"]',
+  '[role="banner"]',
+  '[role="contentinfo"]',
+  '[role="complementary"]',
+  '[role="search"]',
+  '[role="dialog"]',
+  '[role="alert"]',
+  '[aria-hidden="true"]:not([role="tabpanel"])',
+  '[hidden]:not([role="tabpanel"])',
+  'select',
+  'input',
+  'textarea',
+  'label',
+].join(',');
+
+/** Words that name page chrome, not content, in a class or id. */
+const CHROME_WORDS =
+  'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement';
+
+/**
+ * A class token is chrome when the word is the token, or the token's head or tail (`site-footer`,
+ * `nav-links`), not when it names a part of a content block (`tech-specs__header`).
+ */
+function chromeToken(words: string): RegExp {
+  return new RegExp(`^(?:[a-z0-9]+-)?(?:${words})(?:-[a-z0-9]+)?$`, 'i');
+}
+const CHROME_TOKEN = chromeToken(CHROME_WORDS);
+
+/** Asides that belong to the text: admonitions and callouts of docs. */
+const NOTE = '[role="note"], [class*="admonition"], [class*="callout"], [class*="alert-"], aside[class*="note"], aside[class*="tip"], aside[class*="warning"]';
+
+/** A button that shows or hides content (a tab, an accordion heading) is a heading for it. */
+const DISCLOSURE = 'button[aria-controls], button[aria-expanded], [role="tab"]';
+
+export function visibleLength(node: Node | null | undefined): number {
+  return (node?.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+}
+
+function linkTextLength(element: Element): number {
+  let n = 0;
+  for (const a of element.querySelectorAll('a')) n += visibleLength(a);
+  return n;
+}
+
+/** The main landmark, when it is unique and holds a fair share of the page's text. */
+function regionRoot(document: Document, total: number): Element {
+  const mains = [...document.querySelectorAll('main, [role="main"]')].filter((m) => !m.parentElement?.closest('main, [role="main"]'));
+  if (mains.length === 1 && visibleLength(mains[0]) >= total * 0.2) return mains[0]!;
+  return document.body;
+}
+
+/** Short texts this many times on a page are controls and badges ("Add to cart", "Loading", "Reply"). */
+const REPEATED_LABEL = { maxLength: 30, times: 3 };
+
+/** Removes leaf blocks whose short text repeats across the region. */
+function dropRepeatedLabels(root: Element): void {
+  const byText = new Map<string, Element[]>();
+  for (const element of root.querySelectorAll('*')) {
+    // Code tokens and table values repeat by nature.
+    if (element.firstElementChild || element.closest('pre, code, table, dl')) continue;
+    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+    if (!text || text.length > REPEATED_LABEL.maxLength) continue;
+    byText.set(text, [...(byText.get(text) ?? []), element]);
+  }
+  for (const elements of byText.values()) if (elements.length >= REPEATED_LABEL.times) for (const element of elements) element.remove();
+}
+
+/**
+ * The container of the page's items: the element with the most same-shaped children that carry
+ * text (cards of a grid, entries of a listing). Menus are same-shaped too, but their entries are
+ * a word or two.
+ */
+function itemContainer(root: Element): Element | null {
+  let best: Element | null = null;
+  let most = 2;
+  for (const element of [root, ...root.querySelectorAll('*')]) {
+    const counts = new Map<string, number>();
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+      if (visibleLength(child) < ITEM_TEXT) continue;
+      const shape = `${child.localName}.${child.getAttribute('class') ?? ''}`;
+      counts.set(shape, (counts.get(shape) ?? 0) + 1);
+    }
+    for (const count of counts.values()) if (count > most) [best, most] = [element, count];
+  }
+  return best;
+}
+const ITEM_TEXT = 40;
+
+export interface RegionOptions {
+  /** Drop blocks that are mostly link text (menus, tag clouds). */
+  pruneLinkDense: boolean;
+  /** Spare the items of a grid or listing from that: their titles are links. */
+  keepItems?: boolean | undefined;
+  /** More chrome words for this kind of page (a product's reviews, an article's comments). */
+  extraChrome?: string | undefined;
+}
+
+/** Prunes the document in place and returns the region's root. */
+export function contentRegion(document: Document, options: RegionOptions): Element {
+  const total = visibleLength(document.body);
+  const root = regionRoot(document, total);
+  const rootLength = visibleLength(root);
+  const heading = root.querySelector('h1');
+  const chromeName = options.extraChrome ? chromeToken(`${CHROME_WORDS}|${options.extraChrome}`) : CHROME_TOKEN;
+  // Still in the region: not inside something dropped before. (Not isConnected, which a
+  // linkedom document's clone answers false for every node.)
+  const kept = (element: Element) => element !== root && root.contains(element);
+  // A chrome-looking block is dropped unless it is the content's own wrapper or holds its title.
+  const drop = (element: Element) => {
+    if (element.matches(NOTE) || (heading && element.contains(heading))) return;
+    if (visibleLength(element) < rootLength * 0.5) element.remove();
+  };
+  for (const element of [...root.querySelectorAll(DISCLOSURE)]) element.replaceWith(...element.childNodes);
+  for (const element of [...root.querySelectorAll('button')]) element.remove();
+  for (const element of [...root.querySelectorAll(CHROME_LANDMARKS)]) if (kept(element)) drop(element);
+  for (const element of [...root.querySelectorAll('[class], [id]')]) {
+    if (!kept(element)) continue;
+    const tokens = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.split(/\s+/);
+    if (tokens.some((token) => chromeName.test(token))) drop(element);
+  }
+  dropRepeatedLabels(root);
+  if (options.pruneLinkDense) {
+    const items = options.keepItems ? itemContainer(root) : null;
+    for (const element of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
+      if (!kept(element) || (items && (items.contains(element) || element.contains(items)))) continue;
+      const length = visibleLength(element);
+      if (length > 0 && linkTextLength(element) / length > 0.6 && length < rootLength * 0.5) element.remove();
+    }
+  }
+  return root;
+}

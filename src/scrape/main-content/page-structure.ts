@@ -1,0 +1,75 @@
+import type { PageStructure } from './page-type';
+
+const PRICE = /(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|\$|£|kr|zł|USD|EUR|GBP))(?!\w)/g;
+const CART = /add to (?:cart|bag|basket|trolley)|buy now|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen/i;
+const DATE = /\b(?:\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b/gi;
+const PROSE_PARAGRAPH = 150;
+const ITEM_TEXT = 20;
+
+const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
+
+/** Elements that repeat inside any prose; a run of them is not a run of items. */
+const INLINE_OR_PROSE = new Set(['p', 'br', 'span', 'a', 'em', 'strong', 'b', 'i', 'code', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'dd', 'dt', 'option']);
+
+/** Same-shaped siblings: tag and class list. */
+function shape(element: Element): string {
+  return `${element.localName}.${element.getAttribute('class') ?? ''}`;
+}
+
+/** Measures the cleaned page in one walk (iterative: real pages nest deep). */
+export function measureStructure(root: Element): PageStructure {
+  const s: PageStructure = { codeBlocks: 0, proseLength: 0, textLength: 0, prices: 0, cartActions: 0, repeatedItems: 0, itemsTextLength: 0, pricedItems: 0, datedItems: 0, dates: 0 };
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const element = stack.pop()!;
+    const groups = new Map<string, number>();
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 3) {
+        const text = (child as Text).data;
+        s.textLength += squash(text).length;
+        s.prices += text.match(PRICE)?.length ?? 0;
+        s.dates += text.match(DATE)?.length ?? 0;
+      } else if (child.nodeType === 1) {
+        const el = child as Element;
+        stack.push(el);
+        switch (el.localName) {
+          case 'pre':
+            s.codeBlocks++;
+            break;
+          case 'p': {
+            const length = squash(el.textContent).length;
+            if (length >= PROSE_PARAGRAPH) s.proseLength += length;
+            break;
+          }
+          case 'time':
+            s.dates++;
+            break;
+          case 'button':
+          case 'a':
+          case 'input':
+            if (CART.test(el.localName === 'input' ? (el.getAttribute('value') ?? '') : (el.textContent ?? ''))) s.cartActions++;
+            break;
+        }
+        if (el.firstChild && !INLINE_OR_PROSE.has(el.localName)) groups.set(shape(el), (groups.get(shape(el)) ?? 0) + 1);
+      }
+    }
+    for (const [key, count] of groups) {
+      if (count <= s.repeatedItems || count < 3) continue;
+      // Only groups whose members carry text are items; a row of icons is not.
+      const items = { count: 0, length: 0, priced: 0, dated: 0 };
+      for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+        if (shape(child) !== key) continue;
+        const text = squash(child.textContent);
+        if (text.length < ITEM_TEXT) continue;
+        items.count++;
+        items.length += text.length;
+        if (new RegExp(PRICE.source).test(text)) items.priced++;
+        if (new RegExp(DATE.source, 'i').test(text) || child.querySelector('time')) items.dated++;
+      }
+      if (items.count > s.repeatedItems) {
+        [s.repeatedItems, s.itemsTextLength, s.pricedItems, s.datedItems] = [items.count, items.length, items.priced, items.dated];
+      }
+    }
+  }
+  return s;
+}

@@ -1,0 +1,48 @@
+/**
+ * The WCXB development sample (shared/corpora/wcxb-dev): 280 real pages saved from the web,
+ * 40 of each of 7 page types, with their ground truth. Pages and ground truth by Murrough Foley
+ * (2026), the Web Content Extraction Benchmark, CC-BY-4.0
+ * (https://creativecommons.org/licenses/by/4.0/).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+export const PAGE_TYPES = ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service'] as const;
+export type WcxbPageType = (typeof PAGE_TYPES)[number];
+
+export interface WcxbPage {
+  id: string;
+  pageType: WcxbPageType;
+  /** The URL the page was saved from. */
+  url: string;
+  /** The page as the site served it. */
+  html: Buffer;
+  /** The main content as plain text. */
+  mainContent: string;
+}
+
+/** Where the sample sits beside this repository (`../shared`), or `WCXB_DIR`. */
+export function wcxbDir(): string {
+  return process.env.WCXB_DIR ?? path.resolve(__dirname, '../../../shared/corpora/wcxb-dev');
+}
+
+/** Loads pages of a WCXB-shaped folder (`html/<id>.html.gz`, `ground-truth/<id>.json`, `pages.json`). */
+export function loadWcxb(dir = wcxbDir(), ids?: readonly string[]): WcxbPage[] {
+  if (!existsSync(path.join(dir, 'pages.json'))) throw new Error(`WCXB sample not found at ${dir}`);
+  const index = JSON.parse(readFileSync(path.join(dir, 'pages.json'), 'utf8')) as Record<string, { page_type: WcxbPageType }>;
+  const wanted = ids ?? readdirSync(path.join(dir, 'html')).map((f) => f.replace(/\.html\.gz$/, '')).sort();
+  return wanted.map((id) => {
+    const truth = JSON.parse(readFileSync(path.join(dir, 'ground-truth', `${id}.json`), 'utf8')) as {
+      url: string;
+      ground_truth: { main_content: string };
+    };
+    return {
+      id,
+      pageType: index[id]!.page_type,
+      url: truth.url,
+      html: gunzipSync(readFileSync(path.join(dir, 'html', `${id}.html.gz`))),
+      mainContent: truth.ground_truth.main_content,
+    };
+  });
+}
