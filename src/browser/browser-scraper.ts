@@ -128,7 +128,11 @@ export class BrowserScraper {
       const isHtml = /html/i.test(contentType);
       const body = isHtml ? Buffer.from(await page.content()) : ((await response?.body()) ?? Buffer.alloc(0));
       const finalUrl = page.url();
-      const content = await this.config.process(body, isHtml ? 'text/html; charset=utf-8' : contentType, finalUrl, options);
+      const content = await this.config.process(body, isHtml ? 'text/html; charset=utf-8' : contentType, finalUrl, options, {
+        deadline,
+        ...(cancel && { cancel }),
+        fetchMs: timing.navigationMs + timing.waitMs + (actions ? actionsMs : 0) + captureMs,
+      });
       const warning = joinWarnings(content.warning, capture?.warning);
       return {
         finalUrl,
@@ -180,7 +184,8 @@ export class BrowserScraper {
         try {
           return await use({ ...(await this.load(context, target, setup, proxy, remainingMs)), viewport, remainingMs });
         } catch (err) {
-          if (timedOut()) throw new AppError('SCRAPE_TIMEOUT', `Timed out rendering ${url}`);
+          // Processing names its own timeout.
+          if (timedOut() && !(err instanceof AppError && err.code === 'SCRAPE_TIMEOUT')) throw new AppError('SCRAPE_TIMEOUT', `Timed out rendering ${url}`);
           throw err;
         } finally {
           signal.removeEventListener('abort', abort);

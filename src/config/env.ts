@@ -78,6 +78,11 @@ const envSchema = z
      * default, since each holds a heap of its own and a container may see all of its host's cores.
      */
     PROCESSING_THREADS: int(Math.min(availableParallelism(), 4), 1),
+    /**
+     * Most milliseconds of a processing thread one page may take (less when the page's own
+     * timeout leaves less); past it the thread is stopped and the page's plain text is returned.
+     */
+    PROCESSING_TIMEOUT_MS: int(10_000, 100),
     /** Most crawl batches in flight against one host (one when it has a delay). */
     CRAWL_HOST_CONCURRENCY: int(10, 1),
     /** Test-only: `host` or `host:port` entries that may be fetched although not public. */

@@ -24,7 +24,7 @@ export class HttpScraper {
       skipTlsVerification: options.skipTlsVerification,
     });
     const fetchMs = Math.round(performance.now() - started);
-    const content = await this.process(response.body, response.contentType, response.url, options);
+    const content = await this.process(response.body, response.contentType, response.url, options, { deadline, ...(cancel && { cancel }), fetchMs });
     if (options.engine === 'auto' && content.appShell) return { kind: 'needs-browser', reason: 'app shell' };
     return {
       kind: 'page',

@@ -52,7 +52,7 @@ export async function createWorkers(
 ): Promise<WorkerSet> {
   const gate = new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS);
   const fetcher = new GuardedFetcher(gate, config.MAX_PAGE_BYTES);
-  const processing = new ProcessingPool(config.PROCESSING_THREADS);
+  const processing = new ProcessingPool({ threads: config.PROCESSING_THREADS, budgetMs: config.PROCESSING_TIMEOUT_MS });
   const http = new HttpScraper(fetcher, config.USER_AGENT, processing.process);
   const images = createImageStore(config);
   const screenshots = new ScreenshotStore(database.db, images, { publicUrl: config.PUBLIC_URL, ttlSeconds: config.SCREENSHOT_TTL_SECONDS });
@@ -98,7 +98,16 @@ export async function createWorkers(
   });
   // Both queues run workflows (screenshots run on the browser queue); bundle them once, in a child process.
   const workflowBundle = await bundleWorkflowsInChild();
-  const common = { connection, namespace: config.TEMPORAL_NAMESPACE, workflowBundle, ...(extensions.interceptors && { interceptors: extensions.interceptors }) };
+  const common = {
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    workflowBundle,
+    // A heartbeat is sent at most this often (else every 0.8 x heartbeatTimeout, 8 s for a crawl
+    // batch), and its answer is how a running activity learns it was cancelled: within 2 s, the
+    // activity's abort signal stops its fetch, its render or its processing thread.
+    maxHeartbeatThrottleInterval: '2s',
+    ...(extensions.interceptors && { interceptors: extensions.interceptors }),
+  };
   const workers: Worker[] = [];
   if (config.WORKER_QUEUES.includes('http')) {
     workers.push(

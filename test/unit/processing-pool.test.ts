@@ -1,19 +1,37 @@
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/errors';
 import { processBody } from '../../src/scrape/process/process-body';
 import { ProcessingPool } from '../../src/scrape/process/processing-pool';
+import { manyLinksPage, nestedDivsPage } from '../fixtures/pathological-pages';
+import { threadCpuSeconds } from '../helpers/cpu-usage';
 
 const options = { formats: ['markdown', 'html'] as const, onlyMainContent: false, removeBase64Images: true };
 const page = Buffer.from(
   '<html lang="en"><head><title>Lamps</title><meta name="description" content="About lamps"></head>' +
     '<body><nav><a href="/home">Home</a></nav><h1>Lamps</h1><p>Oil <b>and</b> glass. <a href="lens#top">Lens</a></p></body></html>',
 );
+const inTime = (ms = 30_000) => ({ deadline: Date.now() + ms, fetchMs: 12 });
+
+/** The thread of this process busiest over half a second (a spinning task's), once one is busy. */
+async function busyThread(): Promise<number> {
+  for (let tries = 0; tries < 40; tries++) {
+    const before = threadCpuSeconds('self');
+    await sleep(500);
+    const gains = [...threadCpuSeconds('self')].map(([tid, cpu]) => ({ tid, gain: cpu - (before.get(tid) ?? cpu) }));
+    const busiest = gains.sort((a, b) => b.gain - a.gain)[0]!;
+    if (busiest.gain >= 0.05) return busiest.tid;
+  }
+  throw new Error('no thread got busy');
+}
 
 describe('ProcessingPool', () => {
-  const pool = new ProcessingPool(2);
+  const pool = new ProcessingPool({ threads: 2, budgetMs: 10_000 });
   afterAll(() => pool.close());
 
   it('gives, from its threads, what processBody gives inline', async () => {
-    const threaded = await pool.process(page, 'text/html', 'https://example.com/docs/', options);
+    const threaded = await pool.process(page, 'text/html', 'https://example.com/docs/', options, inTime());
     const inline = await processBody(page, 'text/html', 'https://example.com/docs/', options);
     const { timing: _t, ...content } = threaded;
     const { timing: _i, ...expected } = inline;
@@ -25,7 +43,67 @@ describe('ProcessingPool', () => {
 
   it('processes many bodies at once, each into its own result', async () => {
     const bodies = Array.from({ length: 20 }, (_, i) => Buffer.from(`<html><body><h1>Page ${i}</h1></body></html>`));
-    const results = await Promise.all(bodies.map((b) => pool.process(b, 'text/html; charset=utf-8', 'https://example.com/', options)));
+    const results = await Promise.all(bodies.map((b) => pool.process(b, 'text/html; charset=utf-8', 'https://example.com/', options, inTime())));
     expect(results.map((r) => r.markdown)).toEqual(bodies.map((_, i) => `# Page ${i}`));
+  });
+});
+
+describe('a page that outruns its processing budget', () => {
+  const pool = new ProcessingPool({ threads: 1, budgetMs: 1 });
+  afterAll(() => pool.close());
+
+  it('comes back as its visible text, marked text-only, with a warning that says why', async () => {
+    const content = await pool.process(Buffer.from(nestedDivsPage()), 'text/html', 'https://example.com/deep', options, inTime());
+    expect(content.mainContent).toEqual({ method: 'text-only', ratio: 1 });
+    expect(content.warning).toBe("Processing the page ran out of its 1 ms budget; only its plain text is returned.");
+    expect(content.markdown).toBe('Deep nesting\n\nThe opening sentence of the page.\n\nThe innermost sentence.\n\nThe closing sentence of the page.');
+    expect(content.text).toBe(content.markdown);
+    expect(content.metadata).toEqual({ title: 'Deep nesting' });
+    expect(content.links).toEqual([]);
+  });
+
+  it('is a SCRAPE_TIMEOUT that says processing, not fetching, ran out of time when the caller has none left for the text', async () => {
+    const big = Buffer.from(manyLinksPage(400_000));
+    const failure = await pool.process(big, 'text/html', 'https://example.com/links', options, { deadline: Date.now() + 20, fetchMs: 12 }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(AppError);
+    expect(failure).toMatchObject({ code: 'SCRAPE_TIMEOUT', status: 408 });
+    expect((failure as AppError).message).toMatch(/^Timed out processing https:\/\/example\.com\/links: fetching it took 12 ms, and the \d+ ms left of the timeout ran out while turning it into text$/);
+  });
+});
+
+describe('a processing task that never ends', () => {
+  const pool = new ProcessingPool({ threads: 1, budgetMs: 2_000, threadModule: path.join(__dirname, '../fixtures/spinning-thread.ts') });
+  afterAll(() => pool.close());
+  /** A page whose processing throws falls back on the same thread: a way to wait until the thread is up. */
+  const threadUp = () => pool.process(page, 'text/html', 'https://example.com/throws', options, inTime());
+  const spins = (cancel?: AbortSignal) => pool.process(page, 'text/html', 'https://example.com/spins', options, { ...inTime(), ...(cancel && { cancel }) });
+
+  it('is stopped at its budget: its thread is terminated and the page comes back as text', async () => {
+    await threadUp();
+    const pending = spins();
+    const spinner = await busyThread();
+    const content = await pending;
+    expect(content.mainContent?.method).toBe('text-only');
+    expect(content.markdown).toBe('Home\n\nLamps\n\nOil and glass. Lens');
+    expect(content.warning).toBe('Processing the page ran out of its 2000 ms budget; only its plain text is returned.');
+    await expect.poll(() => threadCpuSeconds('self').has(spinner), { timeout: 5_000 }).toBe(false);
+  });
+
+  it('is stopped when the activity is cancelled, and the cancellation is what the caller sees', async () => {
+    await threadUp();
+    const cancel = new AbortController();
+    const pending = spins(cancel.signal);
+    void pending.catch(() => undefined);
+    const spinner = await busyThread();
+    cancel.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await expect.poll(() => threadCpuSeconds('self').has(spinner), { timeout: 5_000 }).toBe(false);
+  });
+
+  it('falls back to the text when processing throws, saying so', async () => {
+    const content = await threadUp();
+    expect(content.mainContent?.method).toBe('text-only');
+    expect(content.markdown).toBe('Home\n\nLamps\n\nOil and glass. Lens');
+    expect(content.warning).toBe('Processing the page failed (Maximum call stack size exceeded); only its plain text is returned.');
   });
 });

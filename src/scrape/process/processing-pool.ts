@@ -1,10 +1,60 @@
 import path from 'node:path';
 import Piscina from 'piscina';
+import { AppError } from '../../errors';
 import type { ProcessedContent, ProcessOptions } from './processed-content';
 import type { ProcessingTask } from './processing-thread';
+import type { TextOnlyTask } from './text-only-thread';
+import { ThreadSlots } from './thread-slots';
+
+/** What bounds the processing of one page. */
+export interface ProcessingLimits {
+  /** Epoch ms by which the caller needs its answer (the page's `timeout`). */
+  deadline: number;
+  /** The activity's cancellation. */
+  cancel?: AbortSignal;
+  /** How long fetching or rendering the page took, for the timeout message. */
+  fetchMs: number;
+}
 
 /** Turns a fetched body into content (processBody's signature, wherever it runs). */
-export type ProcessContent = (body: Uint8Array, contentType: string, pageUrl: string, options: ProcessOptions) => Promise<ProcessedContent>;
+export type ProcessContent = (body: Uint8Array, contentType: string, pageUrl: string, options: ProcessOptions, limits: ProcessingLimits) => Promise<ProcessedContent>;
+
+export interface ProcessingPoolOptions {
+  threads: number;
+  /** Most milliseconds of a thread one page's full processing may take (PROCESSING_TIMEOUT_MS). */
+  budgetMs: number;
+  /** The module the processing threads run (its default export); tests swap one in. */
+  threadModule?: string;
+}
+
+/**
+ * Of the caller's time left, what full processing leaves for the text-only fallback: a second,
+ * and a tenth of a second per MB to decode and tokenize, never more than half.
+ */
+function textOnlyReserveMs(bodyBytes: number): number {
+  return 1_000 + (bodyBytes / 1024 / 1024) * 100;
+}
+
+/** A task stopped by its budget or the caller's deadline (not by cancellation, not by its own error). */
+class OutOfTime extends Error {
+  constructor() {
+    super('processing ran out of time');
+    this.name = 'OutOfTime';
+  }
+}
+
+const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function threads(filename: string, count: number): Piscina {
+  return new Piscina({
+    filename,
+    // Thread modules are TypeScript. The service runs under `node --import tsx`, which threads
+    // inherit; a process that compiles TypeScript its own way (a test runner) has to add it.
+    execArgv: process.execArgv.includes('tsx') ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+    minThreads: count,
+    maxThreads: count,
+  });
+}
 
 /**
  * Processing threads for the worker. Turning a page into markdown takes milliseconds of CPU at a
@@ -12,24 +62,93 @@ export type ProcessContent = (body: Uint8Array, contentType: string, pageUrl: st
  * a crawl's budget row or a team's balance row, so all of a job's pages queue behind one page's
  * parsing. Threads keep the event loop free. What waits for a thread is bounded by the worker's
  * activity slots. Idle threads do not keep the process alive.
+ *
+ * Work per page is bounded: a task that outlives its budget, the caller's deadline or the
+ * activity is aborted, and piscina terminates the thread running it (and starts another), so no
+ * CPU is spent on a page after its answer. A page whose full processing runs out of budget or
+ * throws gets its visible text instead (processTextOnly), from a thread of its own: linear work
+ * that needs no DOM, and so no wait for a processing thread to be replaced. Only running out of
+ * the caller's time is an error.
  */
 export class ProcessingPool {
-  private readonly pool: Piscina<ProcessingTask, ProcessedContent>;
+  private readonly full: Piscina<ProcessingTask, ProcessedContent>;
+  private readonly textOnly: Piscina<TextOnlyTask, ProcessedContent>;
+  private readonly slots: ThreadSlots;
+  private readonly budgetMs: number;
 
-  constructor(threads: number) {
-    this.pool = new Piscina({
-      filename: path.join(__dirname, 'processing-thread.ts'),
-      // The thread module is TypeScript. The service runs under `node --import tsx`, which threads
-      // inherit; a process that compiles TypeScript its own way (a test runner) has to add it.
-      execArgv: process.execArgv.includes('tsx') ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
-      minThreads: threads,
-      maxThreads: threads,
+  constructor(options: ProcessingPoolOptions) {
+    this.full = threads(options.threadModule ?? path.join(__dirname, 'processing-thread.ts'), options.threads);
+    this.textOnly = threads(path.join(__dirname, 'text-only-thread.ts'), 1);
+    this.slots = new ThreadSlots(options.threads);
+    this.budgetMs = options.budgetMs;
+  }
+
+  readonly process: ProcessContent = async (body, contentType, pageUrl, options, limits) => {
+    const availableMs = Math.max(0, limits.deadline - Date.now());
+    const budgetMs = Math.round(Math.min(this.budgetMs, Math.max(availableMs - textOnlyReserveMs(body.byteLength), availableMs / 2)));
+    let reason: string;
+    try {
+      return await this.runFull({ body, contentType, pageUrl, options }, budgetMs, limits);
+    } catch (err) {
+      if (limits.cancel?.aborted) throw err;
+      reason = err instanceof OutOfTime ? `ran out of its ${budgetMs} ms budget` : `failed (${errorMessage(err)})`;
+    }
+    try {
+      return await this.runTextOnly({ body, contentType, reason }, limits);
+    } catch (err) {
+      if (limits.cancel?.aborted) throw err;
+      if (err instanceof OutOfTime) {
+        throw new AppError(
+          'SCRAPE_TIMEOUT',
+          `Timed out processing ${pageUrl}: fetching it took ${limits.fetchMs} ms, and the ${availableMs} ms left of the timeout ran out while turning it into text`,
+        );
+      }
+      throw new AppError('INTERNAL_ERROR', `Could not process ${pageUrl}: ${errorMessage(err)}`, undefined, { cause: err });
+    }
+  };
+
+  async close(): Promise<void> {
+    await Promise.all([this.full.destroy(), this.textOnly.destroy()]);
+  }
+
+  /**
+   * Full processing, on a thread once one is free, for at most `budgetMs` from then and never
+   * past the caller's deadline. Aborting a running task terminates its thread.
+   */
+  private async runFull(task: ProcessingTask, budgetMs: number, limits: ProcessingLimits): Promise<ProcessedContent> {
+    const { signal: waited, outOfTime } = callerSignal(limits);
+    const release = await this.slots.take(waited).catch((err: unknown) => {
+      throw outOfTime(err);
     });
+    const budget = AbortSignal.timeout(Math.max(1, budgetMs));
+    try {
+      return await this.full.run(task, { signal: AbortSignal.any([waited, budget]) });
+    } catch (err) {
+      throw outOfTime(err, budget);
+    } finally {
+      release();
+    }
   }
 
-  readonly process: ProcessContent = (body, contentType, pageUrl, options) => this.pool.run({ body, contentType, pageUrl, options });
-
-  close(): Promise<void> {
-    return this.pool.destroy();
+  /** The fallback, within the caller's deadline. */
+  private async runTextOnly(task: TextOnlyTask, limits: ProcessingLimits): Promise<ProcessedContent> {
+    const { signal, outOfTime } = callerSignal(limits);
+    try {
+      return await this.textOnly.run(task, { signal });
+    } catch (err) {
+      throw outOfTime(err);
+    }
   }
+}
+
+/**
+ * Fires at the caller's deadline or its cancellation. `outOfTime` turns what a task threw into
+ * OutOfTime when the deadline (or one of `timers`) ended it, rather than a cancellation.
+ */
+function callerSignal(limits: ProcessingLimits): { signal: AbortSignal; outOfTime: (err: unknown, ...timers: AbortSignal[]) => unknown } {
+  const deadline = AbortSignal.timeout(Math.max(1, limits.deadline - Date.now()));
+  return {
+    signal: limits.cancel ? AbortSignal.any([limits.cancel, deadline]) : deadline,
+    outOfTime: (err, ...timers) => (!limits.cancel?.aborted && [deadline, ...timers].some((t) => t.aborted) ? new OutOfTime() : err),
+  };
 }

@@ -1,0 +1,147 @@
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { html, startFixtureServer, type FixtureHandler, type FixtureServer } from '../fixtures/fixture-server';
+import { hugeAttributePage, manyElementsPage, manyLinksPage, nestedDivsPage } from '../fixtures/pathological-pages';
+import { api } from '../helpers/api';
+import { cpuOver, processCpuSeconds } from '../helpers/cpu-usage';
+import { startStack, type Stack } from '../helpers/stack';
+
+/**
+ * Pages that are cheap to send and costly to process, scraped through the API with a 5 s
+ * timeout. This file runs its own API and worker (own task queues), so the worker's CPU is this
+ * file's alone: once a page's answer is out, nothing may still be working on it.
+ */
+const TIMEOUT_MS = 5_000;
+/** Room beyond `timeout` for Temporal and the API; the unbounded service answered after 10.5 s. */
+const ANSWER_MARGIN_MS = 4_000;
+/** CPU a worker may use while idle, as a share of one core (a spinning thread uses about 1). */
+const IDLE_SHARE = 0.3;
+/** How long /late-elements keeps the client waiting before it answers. */
+const LATE_MS = 4_300;
+
+let site: FixtureServer;
+let stack: Stack;
+const pages = {
+  '/nested': nestedDivsPage(),
+  '/huge-attribute': hugeAttributePage(20 * 1024 * 1024),
+  '/large-attribute': hugeAttributePage(9 * 1024 * 1024),
+  '/links': manyLinksPage(),
+  '/elements': manyElementsPage(),
+};
+
+beforeAll(async () => {
+  site = await startFixtureServer(
+    {
+      ...Object.fromEntries(Object.entries(pages).map(([p, body]): [string, FixtureHandler] => [p, (_req, res) => html(res, body)])),
+      // Most of the timeout goes on waiting for the page, little is left to process it.
+      '/late-elements': (_req, res) => void setTimeout(() => html(res, pages['/elements']), LATE_MS),
+    },
+    inject('siteHosts')[0]!,
+  );
+  stack = await startStack({
+    databaseUrl: inject('databaseUrl'),
+    temporalAddress: inject('temporalAddress'),
+    chromiumPath: inject('chromiumPath'),
+    allowPrivateHosts: [new URL(site.url).host],
+    queuePrefix: `${inject('queuePrefix')}-pathological`,
+    logDir: path.join(inject('logDir'), 'pathological-stack'),
+    // Long enough that only the scrapes' 5 s timeout, or a cancellation, stops processing.
+    env: { PROCESSING_TIMEOUT_MS: '120000' },
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+  await site?.close();
+});
+
+async function scrape(pagePath: string) {
+  const started = performance.now();
+  const response = await api('/v1/scrape', { body: { url: `${site.url}${pagePath}`, formats: ['markdown'], timeout: TIMEOUT_MS }, baseUrl: stack.apiUrl });
+  return { ...response, elapsedMs: performance.now() - started };
+}
+
+/** CPU the worker uses over the next `ms`, as a share of one core. */
+async function workerCpuShare(ms: number): Promise<number> {
+  return (await cpuOver(() => processCpuSeconds(stack.worker.child.pid!), ms)) / (ms / 1_000);
+}
+
+/** CPU the worker uses from 1 s to 3 s after now, as a share of one core. */
+async function workerCpuShareAfterAnswer(): Promise<number> {
+  await sleep(1_000);
+  return workerCpuShare(2_000);
+}
+
+/** A bounded document: the page's text, whole or as the text-only fallback that says why. */
+function expectBoundedDocument(body: any, ...sentences: string[]): void {
+  expect(body.success).toBe(true);
+  for (const s of sentences) expect(body.data.markdown).toContain(s);
+  if (body.data.metadata.mainContent?.method === 'text-only') {
+    expect(body.data.warning).toMatch(/^Processing the page (ran out of its \d+ ms budget|failed \(.+\)); only its plain text is returned/);
+  }
+}
+
+describe('a pathological page scraped with a 5 s timeout', () => {
+  it('100,000 nested <div>s: answered within the timeout with the page text, and the worker goes idle', async () => {
+    const { status, body, elapsedMs } = await scrape('/nested');
+    expect(elapsedMs).toBeLessThan(TIMEOUT_MS + ANSWER_MARGIN_MS);
+    expect(status).toBe(200);
+    expectBoundedDocument(body, 'The opening sentence of the page.', 'The innermost sentence.', 'The closing sentence of the page.');
+    expect(await workerCpuShareAfterAnswer()).toBeLessThan(IDLE_SHARE);
+  });
+
+  it('100,000 links: answered within the timeout with every link text, and the worker goes idle', async () => {
+    const { status, body, elapsedMs } = await scrape('/links');
+    expect(elapsedMs).toBeLessThan(TIMEOUT_MS + ANSWER_MARGIN_MS);
+    expect(status).toBe(200);
+    expectBoundedDocument(body, 'Item 0', 'Item 99999', 'The closing sentence of the page.');
+    expect(await workerCpuShareAfterAnswer()).toBeLessThan(IDLE_SHARE);
+  });
+
+  it('a 9 MB attribute: answered within the timeout with the page text', async () => {
+    const { status, body, elapsedMs } = await scrape('/large-attribute');
+    expect(elapsedMs).toBeLessThan(TIMEOUT_MS + ANSWER_MARGIN_MS);
+    expect(status).toBe(200);
+    expectBoundedDocument(body, 'The sentence beside the attribute.', 'The closing sentence of the page.');
+    expect(body.data.markdown).not.toContain('xxxxxxxx');
+    expect(await workerCpuShareAfterAnswer()).toBeLessThan(IDLE_SHARE);
+  });
+
+  it('a 20 MB attribute: refused as larger than MAX_PAGE_BYTES, in the documented error shape', async () => {
+    const { status, body, elapsedMs } = await scrape('/huge-attribute');
+    expect(elapsedMs).toBeLessThan(TIMEOUT_MS + ANSWER_MARGIN_MS);
+    expect(status).toBe(502);
+    expect(body).toEqual({ success: false, code: 'SCRAPE_TOO_LARGE', error: `${site.url}/huge-attribute is larger than the 10485760-byte limit` });
+    expect(await workerCpuShareAfterAnswer()).toBeLessThan(IDLE_SHARE);
+  });
+});
+
+describe('a page whose timeout runs out while it is processed', () => {
+  it('is a 408 that says processing, not fetching, ran out of time (or, if the text came in time, the text)', async () => {
+    const { status, body, elapsedMs } = await scrape('/late-elements');
+    expect(elapsedMs).toBeLessThan(TIMEOUT_MS + ANSWER_MARGIN_MS);
+    if (status === 200) {
+      expect(body.data.metadata.mainContent.method).toBe('text-only');
+    } else {
+      expect(status).toBe(408);
+      expect(body).toEqual({ success: false, code: 'SCRAPE_TIMEOUT', error: expect.stringMatching(/^Timed out processing http:\/\/\S+\/late-elements: fetching it took \d+ ms, and the \d+ ms left of the timeout ran out while turning it into text$/) });
+      expect(Number(/took (\d+) ms/.exec(body.error)![1])).toBeGreaterThanOrEqual(LATE_MS);
+    }
+    expect(await workerCpuShareAfterAnswer()).toBeLessThan(IDLE_SHARE);
+  });
+});
+
+describe('a crawl cancelled while its page is being processed', () => {
+  it('stops the processing within seconds: the worker goes idle', async () => {
+    // A million elements: a DOM takes most of a minute over them, so processing is under way when the crawl is cancelled.
+    const started = await api('/v1/crawl', { body: { url: `${site.url}/elements`, limit: 1, scrapeOptions: { formats: ['markdown'], timeout: 120_000 } }, baseUrl: stack.apiUrl });
+    expect(started.status).toBe(200);
+    await expect.poll(() => site.hits.get('/elements') ?? 0, { timeout: 30_000 }).toBe(1);
+    await sleep(2_000);
+    expect(await workerCpuShare(1_000)).toBeGreaterThan(IDLE_SHARE);
+
+    const cancelled = await api(`/v1/crawl/${started.body.id}`, { method: 'DELETE', baseUrl: stack.apiUrl });
+    expect(cancelled.body).toEqual({ success: true, status: 'cancelled' });
+    await expect.poll(() => workerCpuShare(1_000), { timeout: 10_000, interval: 0 }).toBeLessThan(IDLE_SHARE);
+  });
+});
