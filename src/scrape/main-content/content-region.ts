@@ -27,6 +27,18 @@ const CHROME_LANDMARKS = [
   'label',
 ].join(',');
 
+/**
+ * Styled out of sight: templates, data for scripts, closed menus. Tab and accordion panels are
+ * hidden the same way and are content (a product's specs), so they stay.
+ */
+const STYLED_HIDDEN = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+const PANEL = /(?:^|[\s_-])(?:tab|tabs|panel|accordion|collapse|collapsible|toggle|expand|details|more)(?:$|[\s_-])/i;
+
+function styledHidden(element: Element): boolean {
+  const style = element.getAttribute('style');
+  return style !== null && STYLED_HIDDEN.test(style) && element.getAttribute('role') !== 'tabpanel' && !PANEL.test(`${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`);
+}
+
 /** Words that name page chrome, not content, in a class or id. */
 const CHROME_WORDS =
   'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement';
@@ -127,6 +139,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
   for (const element of [...root.querySelectorAll(DISCLOSURE)]) element.replaceWith(...element.childNodes);
   for (const element of [...root.querySelectorAll('button')]) element.remove();
   for (const element of [...root.querySelectorAll(CHROME_LANDMARKS)]) if (kept(element)) drop(element);
+  for (const element of [...root.querySelectorAll('[style]')]) if (kept(element) && styledHidden(element)) drop(element);
   for (const element of [...root.querySelectorAll('[class], [id]')]) {
     if (!kept(element)) continue;
     const tokens = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.split(/\s+/);
