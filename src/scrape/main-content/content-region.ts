@@ -112,6 +112,27 @@ function itemContainer(root: Element): Element | null {
 }
 const ITEM_TEXT = 40;
 
+/** A heading element, or a wrapper that opens with one (`<div class="heading"><h2>`). */
+function isHeading(element: Element): boolean {
+  const first = element.firstElementChild;
+  return /^h[2-6]$/.test(element.localName) || (first !== null && /^h[2-6]$/.test(first.localName));
+}
+
+/**
+ * A list that a heading introduces is the section's content (an index, a list of works), not a
+ * menu; so is the wrapper it sits in (`<div class="columns"><ul>`).
+ */
+function underHeading(element: Element): boolean {
+  const list = element.localName === 'ul' || element.localName === 'ol' ? element : element.firstElementChild;
+  if (!list || (list.localName !== 'ul' && list.localName !== 'ol')) return false;
+  for (let at: Element | null = element, up = 0; at && up < 3; at = at.parentElement, up++) {
+    let previous = at.previousElementSibling;
+    while (previous && !(previous.textContent ?? '').trim()) previous = previous.previousElementSibling;
+    if (previous) return isHeading(previous);
+  }
+  return false;
+}
+
 export interface RegionOptions {
   /** Drop blocks that are mostly link text (menus, tag clouds). */
   pruneLinkDense: boolean;
@@ -149,7 +170,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
   if (options.pruneLinkDense) {
     const items = options.keepItems ? itemContainer(root) : null;
     for (const element of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
-      if (!kept(element) || (items && (items.contains(element) || element.contains(items)))) continue;
+      if (!kept(element) || (items && (items.contains(element) || element.contains(items))) || underHeading(element)) continue;
       const length = visibleLength(element);
       if (length > 0 && linkTextLength(element) / length > 0.6 && length < rootLength * 0.5) element.remove();
     }
