@@ -71,9 +71,20 @@ function linkTextLength(element: Element): number {
 /** The main landmark, when it is unique and holds a fair share of the page's text. */
 function regionRoot(document: Document, total: number): Element {
   const mains = [...document.querySelectorAll('main, [role="main"]')].filter((m) => !m.parentElement?.closest('main, [role="main"]'));
-  if (mains.length === 1 && visibleLength(mains[0]) >= total * 0.2) return mains[0]!;
-  return document.body;
+  const main = mains[0];
+  if (mains.length !== 1 || !main || visibleLength(main) < total * 0.2) return document.body;
+  // Prose the landmark leaves out (a category's description under the grid) widens the region
+  // to the nearest ancestor that holds both.
+  let root: Element = main;
+  for (const paragraph of document.body.querySelectorAll('p')) {
+    if (root.contains(paragraph) || visibleLength(paragraph) < OUTSIDE_PROSE || paragraph.closest(CHROME_LANDMARKS)) continue;
+    while (root.parentElement && !root.contains(paragraph)) root = root.parentElement;
+  }
+  return root;
 }
+
+/** A paragraph this long outside the main landmark is content the landmark missed. */
+const OUTSIDE_PROSE = 200;
 
 /** Short texts this many times on a page are controls and badges ("Add to cart", "Loading", "Reply"). */
 const REPEATED_LABEL = { maxLength: 30, times: 3 };
