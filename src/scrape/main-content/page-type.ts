@@ -28,7 +28,6 @@ const SCHEMA: Record<string, PageType> = {
   qapage: 'forum',
   techarticle: 'documentation',
   apireference: 'documentation',
-  collectionpage: 'collection',
   offercatalog: 'collection',
   searchresultspage: 'listing',
   itemlist: 'listing',
@@ -119,6 +118,8 @@ export function detectPageType(signals: PageSignals, structure: PageStructure): 
   const s = structure;
   if (s.codeBlocks >= 2) vote('documentation', Math.min(2, s.codeBlocks / 3), `${s.codeBlocks} code blocks`);
   const grid = s.pricedItems >= 4 && s.pricedItems >= 0.5 * s.repeatedItems;
+  // A CollectionPage is a shop's grid when its items show prices, else a section's listing.
+  if (signals.schemaTypes.some((t) => t.toLowerCase() === 'collectionpage')) vote(grid ? 'collection' : 'listing', 3, 'schema.org collectionpage');
   if (s.cartActions > 0 && s.prices > 0) vote(grid ? 'collection' : 'product', 2, 'cart action and price');
   if (grid) vote('collection', 1.5, `${s.pricedItems} of ${s.repeatedItems} repeated items show a price`);
   if (s.repeatedItems >= 6 && !grid && s.itemsTextLength > 0.3 * s.textLength) {
