@@ -41,7 +41,7 @@ function styledHidden(element: Element): boolean {
 
 /** Words that name page chrome, not content, in a class or id. */
 const CHROME_WORDS =
-  'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement';
+  'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement|signature|signatures|post-signature';
 
 /**
  * A class token is chrome when the word is the token, or the token's head or tail (`site-footer`,
