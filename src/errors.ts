@@ -6,6 +6,8 @@ export const ERROR_STATUS = {
   INSUFFICIENT_CREDITS: 402,
   URL_BLOCKED: 403,
   NOT_FOUND: 404,
+  /** The path exists but not with this method; the `Allow` header lists the methods it takes. */
+  METHOD_NOT_ALLOWED: 405,
   SCRAPE_TIMEOUT: 408,
   IDEMPOTENCY_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
@@ -16,6 +18,8 @@ export const ERROR_STATUS = {
   LLM_NOT_CONFIGURED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  /** An HTTP method the API implements on no path at all (TRACE, say). */
+  NOT_IMPLEMENTED: 501,
   SCRAPE_DNS_RESOLUTION_ERROR: 502,
   SCRAPE_CONNECTION_ERROR: 502,
   SCRAPE_SSL_ERROR: 502,
@@ -23,6 +27,7 @@ export const ERROR_STATUS = {
   LLM_ERROR: 502,
   /** Every configured search provider failed or timed out; the message names each. */
   SEARCH_PROVIDER_ERROR: 502,
+  /** Postgres or Temporal is unreachable (or /readyz failed a check); carries `Retry-After`. */
   SERVICE_UNAVAILABLE: 503,
 } as const;
 
@@ -38,17 +43,20 @@ export class AppError extends Error {
   readonly status: number;
   /** Retrying cannot help. Defaults by code (PERMANENT_ERROR_CODES); set for cases like a redirect loop. */
   readonly permanent: boolean;
+  /** Sent as `Retry-After`: when the same request may succeed (RATE_LIMITED, SERVICE_UNAVAILABLE). */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
-    options?: { cause?: unknown; permanent?: boolean },
+    options?: { cause?: unknown; permanent?: boolean; retryAfterSeconds?: number },
   ) {
     super(message, options);
     this.name = 'AppError';
     this.status = ERROR_STATUS[code];
     this.permanent = options?.permanent ?? PERMANENT_ERROR_CODES.includes(code);
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 }
 

@@ -5,7 +5,7 @@ import { connectDatabase, type Db } from '../db/client';
 import { PublicUrlGate } from '../net/public-url-gate';
 import { createImageStore } from '../screenshots/create-image-store';
 import { ScreenshotStore } from '../screenshots/screenshot-store';
-import { createTemporalClient } from '../temporal/client';
+import { createApiTemporalClient } from './temporal-client';
 
 /** What route handlers may use. Built once per process by main.ts (or by a test). */
 export interface ApiDeps {
@@ -21,7 +21,7 @@ export interface ApiDeps {
 /** Opens what the API needs from its configuration; `close` releases it all. */
 export function openApiDeps(config: Config, logger: Logger): { deps: ApiDeps; close(): Promise<void> } {
   const database = connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  const temporal = createTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const temporal = createApiTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const images = createImageStore(config);
   const screenshots = new ScreenshotStore(database.db, images, { publicUrl: config.PUBLIC_URL, ttlSeconds: config.SCREENSHOT_TTL_SECONDS });
   return {

@@ -38,6 +38,7 @@ export function createApp(deps: ApiDeps): { app: Koa; routes: RouteTable } {
   app.use(errorHandler(deps.logger));
   app.use(jsonBody(deps.config.MAX_BODY_BYTES));
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: false }));
+  // Not `throw: true`: thrown, the router sets no `Allow`; errorHandler gives these answers our shape.
+  app.use(router.allowedMethods());
   return { app, routes };
 }

@@ -18,8 +18,8 @@ export function rateLimit(perMinute: number): Middleware {
       windows.set(key, w);
     }
     if (++w.count > perMinute) {
-      ctx.state.retryAfter = Math.ceil((w.start + 60_000 - now) / 1000);
-      throw new AppError('RATE_LIMITED', `More than ${perMinute} requests in a minute for this key; retry after ${ctx.state.retryAfter}s`);
+      const retryAfterSeconds = Math.ceil((w.start + 60_000 - now) / 1000);
+      throw new AppError('RATE_LIMITED', `More than ${perMinute} requests in a minute for this key; retry after ${retryAfterSeconds}s`, undefined, { retryAfterSeconds });
     }
     return next();
   };

@@ -7,6 +7,7 @@ const COMMON_ERRORS: Record<number, string> = {
   401: 'Missing, unknown or revoked API key',
   429: 'Rate limit exceeded (RATE_LIMITED, with Retry-After)',
   500: 'Internal error, with an error id that is also logged',
+  503: 'Postgres or Temporal is unreachable (SERVICE_UNAVAILABLE, with Retry-After); retry later',
 };
 
 type Schemas = Record<string, unknown>;
@@ -59,7 +60,8 @@ export function buildOpenApiDocument(specs: readonly RouteSpec[], serverUrl: str
       };
     }
     for (const [status, description] of Object.entries(COMMON_ERRORS)) {
-      if (status === '401' && !spec.auth) continue;
+      // Keys live in Postgres, so every authenticated route depends on it; public ones name their 503 themselves.
+      if ((status === '401' || status === '503') && !spec.auth) continue;
       if (status === '400' && !spec.body && !spec.query) continue;
       responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     }
@@ -79,7 +81,7 @@ export function buildOpenApiDocument(specs: readonly RouteSpec[], serverUrl: str
       title: 'web-context-service',
       version: '1',
       description:
-        'Turns public web pages into context for agents. Wire-compatible with the Firecrawl v1 API where the two overlap. Every error has the shape of the Error schema.',
+        'Turns public web pages into context for agents. Wire-compatible with the Firecrawl v1 API where the two overlap. Every error has the shape of the Error schema, including an unknown path (404 NOT_FOUND) and a method a path does not take (405 METHOD_NOT_ALLOWED, with an Allow header).',
     },
     servers: [{ url: serverUrl }],
     components: {

@@ -1,7 +1,9 @@
 import { temporal } from '@temporalio/proto';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { AppError } from '../../errors';
 import type { ApiDeps } from '../api-deps';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../dependency-outage';
 import type { RouteTable } from '../route';
 
 const { TaskQueueType } = temporal.api.enums.v1;
@@ -47,7 +49,7 @@ export function registerHealthRoutes(routes: RouteTable, deps: ApiDeps): void {
     auth: false,
     responses: {
       200: { description: 'Ready', schema: z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.object({ ok: z.boolean(), detail: z.string().optional() })) }) },
-      503: { description: 'Not ready; `details` names each failing check' },
+      503: { description: 'Not ready (SERVICE_UNAVAILABLE, with Retry-After); `details` names each failing check' },
     },
     handler: async (ctx) => {
       const service = deps.temporal.workflowService;
@@ -74,13 +76,12 @@ export function registerHealthRoutes(routes: RouteTable, deps: ApiDeps): void {
         ctx.body = { status: 'ready', checks };
         return;
       }
-      ctx.status = 503;
-      ctx.body = {
-        success: false,
-        code: 'SERVICE_UNAVAILABLE',
-        error: `Not ready: ${failing.map(([name]) => name).join(', ')}`,
-        details: failing.map(([name, c]) => ({ path: name, message: c.detail ?? 'failed' })),
-      };
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        `Not ready: ${failing.map(([name]) => name).join(', ')}`,
+        failing.map(([name, c]) => ({ path: name, message: c.detail ?? 'failed' })),
+        { retryAfterSeconds: OUTAGE_RETRY_AFTER_SECONDS },
+      );
     },
   });
 }

@@ -84,6 +84,7 @@ export function registerScreenshotRoutes(routes: RouteTable, deps: ApiDeps): voi
       200: { description: 'The image (image/png or image/jpeg, as its extension says)', contentType: 'image/png', schema: z.string().meta({ format: 'binary' }) },
       304: { description: 'Not modified (If-None-Match / If-Modified-Since)' },
       404: { description: 'No such image, or it expired (NOT_FOUND)' },
+      503: { description: 'Postgres or the image store is unreachable (SERVICE_UNAVAILABLE, with Retry-After)' },
     },
     handler: async (ctx) => {
       const parsed = parseScreenshotFileName(ctx.params.file ?? '');
