@@ -19,7 +19,10 @@ function products(node: unknown, depth = 0): Record<string, unknown>[] {
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '');
-const squash = (value: string) => value.replace(/\s+/g, ' ').toLowerCase();
+const words = (value: string): string[] => value.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** Most of a fact's words already on the page: the page says it, maybe worded or marked up a little differently. */
+const SAID = 0.6;
 
 function price(offers: unknown): string {
   const offer = (Array.isArray(offers) ? offers[0] : offers) as Offer | undefined;
@@ -31,10 +34,11 @@ function price(offers: unknown): string {
 export function productFacts(root: Element, jsonLd: readonly unknown[]): void {
   const [product] = jsonLd.flatMap((block) => products(block));
   if (!product) return;
-  const have = squash(root.textContent ?? '');
+  const have = new Set(words(root.textContent ?? ''));
   const document = root.ownerDocument;
   const add = (tag: string, value: string) => {
-    if (!value || have.includes(squash(value).slice(0, 200))) return;
+    const said = words(value);
+    if (said.length === 0 || said.filter((w) => have.has(w)).length >= said.length * SAID) return;
     const element = document.createElement(tag);
     element.textContent = value;
     root.appendChild(element);
