@@ -46,12 +46,13 @@ const readability: Attempt = { method: 'readability', run: readabilityContent };
 
 /**
  * Which extractors to try, best first, by page type (measured on real pages, README "Main
- * content"). Grids and listings are made of links, so their region spares its items from the link-density pruning.
+ * content"). Grids, listings and landing pages are made of cards whose titles are links, so
+ * their region spares its items from the link-density pruning.
  */
 const CASCADE: Record<PageType, Attempt[]> = {
   article: [region({ pruneLinkDense: true, extraChrome: COMMENTS }), readability],
   documentation: [region({ pruneLinkDense: true, extraChrome: COMMENTS }), readability],
-  service: [region({ pruneLinkDense: true, extraChrome: COMMENTS }), readability],
+  service: [region({ pruneLinkDense: true, extraChrome: COMMENTS, keepItems: true }), readability],
   forum: [region({ pruneLinkDense: true }), readability],
   product: [region({ pruneLinkDense: true, extraChrome: PRODUCT_CHROME }), readability],
   collection: [region({ pruneLinkDense: true, keepItems: true }), readability],
