@@ -72,8 +72,9 @@ function outermost(document: Document, selectors: string[]): Element[] {
 }
 
 /**
- * Strips non-content elements and comments, flattens nesting past MAX_DEPTH to text, removes what `excludeTags` selects, makes links and
- * media URLs absolute and drops base64 images. Mutates the document and returns its body.
+ * Strips non-content elements and comments, flattens nesting past MAX_DEPTH to text, settles
+ * `<noscript>`s, removes what `excludeTags` selects, makes links and media URLs absolute and
+ * drops base64 images. Mutates the document and returns its body.
  */
 export function cleanPage(document: Document, scan: PageScan, base: string, options: CleanOptions): HTMLElement {
   for (const node of scan.removable) node.parentNode?.removeChild(node);
