@@ -89,15 +89,23 @@ const OUTSIDE_PROSE = 200;
 /** Short texts this many times on a page are controls and badges ("Add to cart", "Loading", "Reply"). */
 const REPEATED_LABEL = { maxLength: 30, times: 3 };
 
+/** Code tokens and table values repeat by nature. (A walk up by tag name: `closest` parses its selector per call.) */
+const REPEATING = new Set(['pre', 'code', 'table', 'dl']);
+function inRepeatingBlock(element: Element, root: Element): boolean {
+  for (let at: Element | null = element; at && at !== root; at = at.parentElement) if (REPEATING.has(at.localName)) return true;
+  return false;
+}
+
 /** Removes leaf blocks whose short text repeats across the region. */
 function dropRepeatedLabels(root: Element): void {
   const byText = new Map<string, Element[]>();
   for (const element of root.querySelectorAll('*')) {
-    // Code tokens and table values repeat by nature.
-    if (element.firstElementChild || element.closest('pre, code, table, dl')) continue;
+    if (element.firstElementChild || inRepeatingBlock(element, root)) continue;
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
     if (!text || text.length > REPEATED_LABEL.maxLength) continue;
-    byText.set(text, [...(byText.get(text) ?? []), element]);
+    const same = byText.get(text);
+    if (same) same.push(element);
+    else byText.set(text, [element]);
   }
   for (const elements of byText.values()) if (elements.length >= REPEATED_LABEL.times) for (const element of elements) element.remove();
 }
