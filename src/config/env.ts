@@ -83,6 +83,12 @@ const envSchema = z
      * timeout leaves less); past it the thread is stopped and the page's plain text is returned.
      */
     PROCESSING_TIMEOUT_MS: int(10_000, 100),
+    /**
+     * Most links kept of one page: returned, followed by a crawl, stored. The rest are counted in
+     * `metadata.linksTotal`. A page's links cost a URL parse, a frontier lookup and stored bytes
+     * each; real index pages stay within a few thousand.
+     */
+    MAX_LINKS_PER_PAGE: int(5_000, 1),
     /** Most crawl batches in flight against one host (one when it has a delay). */
     CRAWL_HOST_CONCURRENCY: int(10, 1),
     /** Test-only: `host` or `host:port` entries that may be fetched although not public. */

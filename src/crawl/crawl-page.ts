@@ -101,9 +101,9 @@ export async function settleCrawlPage(deps: CrawlPageDeps, job: CrawlJob, page: 
     price,
     { keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred, finishJob: false, variant: contentVariant(scrapeOptions), searchable: indexableWith(scrapeOptions), frontierRow: page.id },
     {
-      reads: [frontier.read],
-      writes: (pageId, [known]) => [
-        ...frontier.writes(known!),
+      reads: frontier.reads,
+      writes: (pageId, found) => [
+        ...frontier.writes(found),
         webhookEventStatement(deps.db, options.webhook, { jobId: job.id, eventKey: `page:${page.urlKey}`, type: 'crawl.page', pageId }),
       ],
     },

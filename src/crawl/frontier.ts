@@ -51,22 +51,25 @@ const claimedColumns = {
   claimId: pages.claimId,
 };
 
-/** Adding discovered URLs to a crawl's frontier: a read, and the writes that follow from what it found. */
+/** Adding discovered URLs to a crawl's frontier: reads, and the writes that follow from what they found. */
 export interface Enqueue {
-  /** Which of the URLs the crawl has a row for already. */
-  read: SQLWrapper;
-  /** The writes, given the rows `read` returned; they go out together at the end of a transaction. */
-  writes(known: Rows): SQLWrapper[];
+  /** Which of the URLs the crawl has a row for already, and the room its limit leaves. */
+  reads: [known: SQLWrapper, room: SQLWrapper];
+  /** The writes, given the rows `reads` returned; they go out together at the end of a transaction. */
+  writes(results: Rows[]): SQLWrapper[];
 }
 
 /**
  * Adds discovered URLs to a crawl's frontier, in the caller's transaction (see twoStepTransaction).
  * A URL already known keeps its row (a shorter path lowers a queued page's depth); new ones are
- * admitted up to the crawl's limit, counted under its budget row's lock, so however many pages
- * finish at once the crawl never takes more than its limit. Pages whose links are all known,
- * most of them once a site's menus have been seen, take no lock. Edges from `fromKey` are
- * recorded to every URL that has a node. Lists travel as array parameters, so each statement is
- * prepared once whatever the number of links.
+ * admitted in order up to the crawl's limit, counted under its budget row's lock, so however
+ * many pages finish at once the crawl never takes more than its limit, nor queues more than it
+ * can use. The room left is also read, unlocked, with the known URLs: it only ever shrinks, so
+ * a page sends no more new URLs than that (robots-blocked ones are recorded within the same
+ * room), and a page of thousands of links costs lookups, not thousands of inserts. Pages whose
+ * links are all known (most, once a site's menus have been seen) take no lock, nor does any page
+ * once the limit is reached. Edges from `fromKey` go to every URL that has a node. Lists travel
+ * as array parameters, so each statement is prepared once whatever the number of links.
  */
 export function enqueue(
   jobId: string,
@@ -78,18 +81,24 @@ export function enqueue(
 ): Enqueue {
   const unique = [...new Map(candidates.filter((c) => c.key !== fromKey).map((c) => [c.key, c])).values()];
   return {
-    // One probe of the (job, URL) index per key. Written as `url_key = any(...)`, the planner may
-    // match only the job and filter every page of it by the list, if it believes the job small.
-    read: sql`select k.key, p.status, p.depth from unnest(${textArray(unique.map((c) => c.key))}) as k(key)
-      cross join lateral (select status, depth from ${pages} where job_id = ${jobId}::uuid and url_key = k.key limit 1) p`,
-    writes(rows) {
+    reads: [
+      // One probe of the (job, URL) index per key. Written as `url_key = any(...)`, the planner may
+      // match only the job and filter every page of it by the list, if it believes the job small.
+      sql`select k.key, p.status, p.depth from unnest(${textArray(unique.map((c) => c.key))}) as k(key)
+        cross join lateral (select status, depth from ${pages} where job_id = ${jobId}::uuid and url_key = k.key limit 1) p`,
+      sql`select greatest(0, page_limit - admitted)::int as room from ${crawlBudgets} where job_id = ${jobId}::uuid`,
+    ],
+    writes([rows, budget]) {
       if (unique.length === 0) return [];
       const known = rows as { key: string; status: PageStatus; depth: number }[];
       const knownKeys = new Set(known.map((k) => k.key));
-      const unknown = admitNew ? unique.filter((c) => !knownKeys.has(c.key)) : [];
+      const room = admitNew ? Number(budget?.[0]?.room ?? 0) : 0;
+      const unknown = unique.filter((c) => !knownKeys.has(c.key));
+      const queued = unknown.filter((c) => !c.blocked).slice(0, room);
+      const blocked = unknown.filter((c) => c.blocked).slice(0, room);
       const shorter = known.filter((k) => k.status === 'queued' && k.depth > depth).map((k) => k.key);
       return [
-        admitAndLink(jobId, depth, unknown, [...knownKeys], fromKey),
+        admitAndLink(jobId, depth, queued, blocked, [...knownKeys], fromKey),
         ...(shorter.length > 0
           ? [sql`update ${pages} set depth = ${depth}::int where job_id = ${jobId}::uuid and url_key = any(${textArray(shorter)}) and status = 'queued'`]
           : []),
@@ -101,13 +110,12 @@ export function enqueue(
 /**
  * New frontier rows and the page's edges in one statement. Robots-blocked URLs are all
  * admitted (they are listed, never fetched, and do not count); the others in order, up to the
- * room the crawl's budget row has left. That row is locked only when there is something to
- * count, until the transaction ends, and moved by what was really inserted (a URL another page
- * inserted meanwhile is not counted twice). Edges go to the known URLs and the admitted ones.
+ * room the crawl's budget row has left once locked. That row is locked only when there is
+ * something to count, until the transaction ends, and moved by what was really inserted (a URL
+ * another page inserted meanwhile is not counted twice). Edges go to the known URLs and the
+ * admitted ones.
  */
-function admitAndLink(jobId: string, depth: number, unknown: Candidate[], knownKeys: string[], fromKey: string | null): SQL {
-  const queued = unknown.filter((c) => !c.blocked);
-  const blocked = unknown.filter((c) => c.blocked);
+function admitAndLink(jobId: string, depth: number, queued: Candidate[], blocked: Candidate[], knownKeys: string[], fromKey: string | null): SQL {
   return sql`
     with room as (
       select greatest(0, page_limit - admitted) as n from ${crawlBudgets}

@@ -52,10 +52,11 @@ export async function seedCrawl(deps: SeedDeps, job: CrawlJob): Promise<void> {
   const frontier = seeds.map((seed) => enqueue(job.id, seed.depth, seed.candidates, null));
   await twoStepTransaction(
     deps.db,
-    frontier.map((f) => f.read),
-    (known) =>
+    frontier.flatMap((f) => f.reads),
+    (found) =>
       [
-        ...frontier.flatMap((f, i) => f.writes(known[i]!)),
+        // Each enqueue made its two reads, in order.
+        ...frontier.flatMap((f, i) => f.writes(found.slice(2 * i, 2 * i + 2))),
         webhookEventStatement(deps.db, options.webhook, { jobId: job.id, eventKey: 'started', type: 'crawl.started' }),
       ].filter((statement) => statement !== null),
   );

@@ -17,8 +17,15 @@ export interface MainContentInfo {
   passedOver?: PassedOver[];
 }
 
+/** Set on a page with more links than MAX_LINKS_PER_PAGE, whose `links` are the first of them. */
+export interface LinkCount {
+  /** How many distinct links the page has. */
+  linksTotal?: number;
+  linksTruncated?: boolean;
+}
+
 /** `metadata` of a Document: the page's own, then how we got it. */
-export interface PageMetadata extends HtmlMetadata {
+export interface PageMetadata extends HtmlMetadata, LinkCount {
   /** Exactly the URL requested. */
   sourceURL: string;
   /** The URL that answered, after redirects. */

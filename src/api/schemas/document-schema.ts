@@ -39,6 +39,8 @@ export const metadataSchema = z.object({
     .describe('Present when onlyMainContent ran: the extractor used and the share of text kept.'),
   timing: z.record(z.string(), z.number()).describe('Milliseconds per stage.'),
   numPages: z.number().int().optional().describe('PDF page count.'),
+  linksTotal: z.number().int().optional().describe('How many distinct links the page has; present when that is more than MAX_LINKS_PER_PAGE, and `links` holds the first of them.'),
+  linksTruncated: z.boolean().optional().describe('True when `links` (and what a crawl follows) stops at MAX_LINKS_PER_PAGE.'),
   cacheState: z.literal('hit').optional(),
   cachedAt: z.string().optional(),
   error: z.string().optional(),

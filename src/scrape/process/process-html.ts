@@ -35,14 +35,15 @@ export function processHtml(rawHtml: string, pageUrl: string, options: ProcessOp
   const scan = scanPage(document);
   const base = baseUrlOf(scan.baseHref, pageUrl);
   const metadata = stage<HtmlMetadata>('metadata', () => extractMetadata(document, scan, base), () => ({}));
-  const links = stage('links', () => extractLinks(scan.anchors, base), () => []);
+  const found = stage('links', () => extractLinks(scan.anchors, base, options.maxLinks), () => ({ links: [], total: 0 }));
   const cleaned = stage('cleaning', () => cleanPage(document, scan, base, options), () => document.body);
   // A shell is judged by the whole cleaned page: what includeTags leaves may be small by choice.
   const appShell = isAppShell(scan.scripts, cleaned);
-  const page = stage('page type', () => recognisePage(scan, cleaned, pageUrl), () => null);
+  // Unrecognised, a page is read as a service page: the region keeps every section of it.
+  const page = stage('page type', () => recognisePage(scan, cleaned, pageUrl), () => ({ type: 'service' as const, evidence: ['page type failed'], jsonLd: [] }));
   const body = options.includeTags?.length ? keepIncluded(document, options.includeTags) : cleaned;
   const cleanedAt = performance.now();
-  const main = options.onlyMainContent && page ? extractMainContent(document, page, page.jsonLd) : null;
+  const main = options.onlyMainContent ? extractMainContent(document, page, page.jsonLd) : null;
   const root = main?.root ?? body;
   const mainAt = performance.now();
   const text = stage('text', () => toText(root), () => root.textContent ?? '');
@@ -54,14 +55,14 @@ export function processHtml(rawHtml: string, pageUrl: string, options: ProcessOp
     text,
     ...(html !== undefined && { html }),
     rawHtml,
-    links,
-    metadata: { ...metadata, ...(page && { pageType: page.type }) },
+    links: found.links,
+    metadata: { ...metadata, pageType: page.type, ...(found.total > found.links.length && { linksTotal: found.total, linksTruncated: true }) },
     appShell,
     ...(main && {
       mainContent: {
         method: main.method,
         ratio: main.ratio,
-        ...(page && { pageTypeEvidence: page.evidence }),
+        pageTypeEvidence: page.evidence,
         ...(main.passedOver.length > 0 && { passedOver: main.passedOver }),
       },
     }),

@@ -1,4 +1,4 @@
-import type { Format, MainContentInfo } from '../document';
+import type { Format, LinkCount, MainContentInfo } from '../document';
 import type { HtmlMetadata } from '../html/extract-metadata';
 import type { PageType } from '../main-content/page-type';
 
@@ -10,7 +10,7 @@ export interface ProcessedContent {
   html?: string;
   rawHtml: string;
   links: string[];
-  metadata: HtmlMetadata & { numPages?: number; pageType?: PageType };
+  metadata: HtmlMetadata & LinkCount & { numPages?: number; pageType?: PageType };
   mainContent?: MainContentInfo;
   warning?: string;
   /** Static HTML that only a browser would fill in (see isAppShell). */
@@ -26,4 +26,6 @@ export interface ProcessOptions {
   includeTags?: string[] | undefined;
   excludeTags?: string[] | undefined;
   removeBase64Images: boolean;
+  /** Most links kept of a page (MAX_LINKS_PER_PAGE); the rest are counted. Absent: every link. */
+  maxLinks?: number | undefined;
 }

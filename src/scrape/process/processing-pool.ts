@@ -23,6 +23,8 @@ export interface ProcessingPoolOptions {
   threads: number;
   /** Most milliseconds of a thread one page's full processing may take (PROCESSING_TIMEOUT_MS). */
   budgetMs: number;
+  /** Most links kept of a page (MAX_LINKS_PER_PAGE); unset, every link. */
+  maxLinks?: number;
   /** The module the processing threads run (its default export); tests swap one in. */
   threadModule?: string;
 }
@@ -75,12 +77,14 @@ export class ProcessingPool {
   private readonly textOnly: Piscina<TextOnlyTask, ProcessedContent>;
   private readonly slots: ThreadSlots;
   private readonly budgetMs: number;
+  private readonly maxLinks: number | undefined;
 
   constructor(options: ProcessingPoolOptions) {
     this.full = threads(options.threadModule ?? path.join(__dirname, 'processing-thread.ts'), options.threads);
     this.textOnly = threads(path.join(__dirname, 'text-only-thread.ts'), 1);
     this.slots = new ThreadSlots(options.threads);
     this.budgetMs = options.budgetMs;
+    this.maxLinks = options.maxLinks;
   }
 
   readonly process: ProcessContent = async (body, contentType, pageUrl, options, limits) => {
@@ -88,7 +92,7 @@ export class ProcessingPool {
     const budgetMs = Math.round(Math.min(this.budgetMs, Math.max(availableMs - textOnlyReserveMs(body.byteLength), availableMs / 2)));
     let reason: string;
     try {
-      return await this.runFull({ body, contentType, pageUrl, options }, budgetMs, limits);
+      return await this.runFull({ body, contentType, pageUrl, options: { ...options, maxLinks: this.maxLinks } }, budgetMs, limits);
     } catch (err) {
       if (limits.cancel?.aborted) throw err;
       reason = err instanceof OutOfTime ? `ran out of its ${budgetMs} ms budget` : `failed (${errorMessage(err)})`;
