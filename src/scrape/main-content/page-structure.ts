@@ -3,6 +3,9 @@ import type { PageStructure } from './page-type';
 const PRICE = /(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|\$|£|kr|zł|USD|EUR|GBP))(?!\w)/g;
 const CART = /add to (?:cart|bag|basket|trolley)|buy now|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen/i;
 const DATE = /\b(?:\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b/gi;
+/** The same, for testing one text (a global regex's test() carries lastIndex over). */
+const HAS_PRICE = new RegExp(PRICE.source);
+const HAS_DATE = new RegExp(DATE.source, 'i');
 const PROSE_PARAGRAPH = 150;
 const ITEM_TEXT = 20;
 
@@ -63,8 +66,8 @@ export function measureStructure(root: Element): PageStructure {
         if (text.length < ITEM_TEXT) continue;
         items.count++;
         items.length += text.length;
-        if (new RegExp(PRICE.source).test(text)) items.priced++;
-        if (new RegExp(DATE.source, 'i').test(text) || child.querySelector('time')) items.dated++;
+        if (HAS_PRICE.test(text)) items.priced++;
+        if (HAS_DATE.test(text) || child.querySelector('time')) items.dated++;
       }
       if (items.count > s.repeatedItems) {
         [s.repeatedItems, s.itemsTextLength, s.pricedItems, s.datedItems] = [items.count, items.length, items.priced, items.dated];
