@@ -7,9 +7,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { PAGE_TYPES, type PageType } from '../../src/scrape/main-content/page-type';
 
-export const PAGE_TYPES = ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service'] as const;
-export type WcxbPageType = (typeof PAGE_TYPES)[number];
+/** The corpus labels pages with the same seven types the service recognises. */
+export { PAGE_TYPES };
+export type WcxbPageType = PageType;
 
 export interface WcxbPage {
   id: string;

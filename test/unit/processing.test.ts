@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { decodeBody } from '../../src/scrape/decode-body';
-import { parseBody } from '../../src/scrape/html/parse-document';
+import { parsePage } from '../../src/scrape/html/parse-document';
 import { toMarkdown } from '../../src/scrape/html/to-markdown';
 import { toText } from '../../src/scrape/html/to-text';
 import { processHtml } from '../../src/scrape/process/process-html';
 import { contentKind } from '../../src/scrape/process/content-kind';
 import { urlKey } from '../../src/url/normalize-url';
 
+const parseBody = (html: string) => parsePage(`<!doctype html><html><head></head><body>${html}</body></html>`);
 const htmlToText = (html: string) => toText(parseBody(html).body);
 const htmlToMarkdown = (html: string) => toMarkdown(parseBody(html).body);
 

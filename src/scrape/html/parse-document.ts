@@ -94,8 +94,3 @@ function linkedomAdapter(): TreeAdapter<LinkedomMap> {
 export function parsePage(html: string): Document {
   return parse(html, { treeAdapter: linkedomAdapter(), scriptingEnabled: false });
 }
-
-/** Parses the inner HTML of a body (a page's cleaned content) into a document of its own. */
-export function parseBody(bodyHtml: string): Document {
-  return parsePage(`<!doctype html><html><head></head><body>${bodyHtml}</body></html>`);
-}
