@@ -1,4 +1,4 @@
-import FirecrawlApp from '@mendable/firecrawl-js';
+import { FirecrawlAppV1 as FirecrawlApp } from '@mendable/firecrawl-js';
 import { describe, expect, inject, it } from 'vitest';
 import { SHOT } from '../fixtures/screenshot-pages';
 import { api, fixture } from '../helpers/api';

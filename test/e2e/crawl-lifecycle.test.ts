@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import FirecrawlApp from '@mendable/firecrawl-js';
+import { FirecrawlAppV1 as FirecrawlApp } from '@mendable/firecrawl-js';
 import { Connection, Client } from '@temporalio/client';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import FirecrawlApp from '@mendable/firecrawl-js';
+import { FirecrawlAppV1 as FirecrawlApp } from '@mendable/firecrawl-js';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { eq } from 'drizzle-orm';

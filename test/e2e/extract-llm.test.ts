@@ -1,5 +1,5 @@
 import path from 'node:path';
-import FirecrawlApp from '@mendable/firecrawl-js';
+import { FirecrawlAppV1 as FirecrawlApp } from '@mendable/firecrawl-js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ledger } from '../../src/db/schema';
