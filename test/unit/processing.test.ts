@@ -105,6 +105,34 @@ describe('processHtml', () => {
     expect(markdown).not.toContain('Cookie settings');
   });
 
+  it('keeps a product\'s own sections and drops the ones its headings say are about other products or other people', () => {
+    const review = (who: string) => `<div class="pdp-review-card"><b>${who}</b><p>${'Sturdy and simple to assemble, would buy again. '.repeat(3)}</p></div>`;
+    const page = `<html><head><script type="application/ld+json">{"@type":"Product","name":"Oak Shelf"}</script></head><body><main>
+      <h1>Oak Shelf</h1><p>$79.99</p><button>Add to cart</button>
+      <section><h2>Product details</h2><p>${'Solid oak with rounded edges and a hand-oiled finish. '.repeat(4)}</p><dl><dt>Width</dt><dd>77 cm</dd></dl></section>
+      <div class="pipf-highlight-reviews"><h2>Customer reviews</h2>${['Ann', 'Bo', 'Cy'].map(review).join('')}</div>
+      <section><h3>You may also like</h3><ul><li>Pine Shelf $59</li><li>Birch Shelf $69</li></ul></section>
+    </main></body></html>`;
+    const { markdown, metadata } = processHtml(page, 'https://shop.example.org/p/oak-shelf', { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true });
+    expect(metadata.pageType).toBe('product');
+    expect(markdown).toContain('hand-oiled finish');
+    expect(markdown).toContain('77 cm');
+    expect(markdown).not.toContain('Sturdy and simple');
+    expect(markdown).not.toContain('Customer reviews');
+    expect(markdown).not.toContain('Birch Shelf');
+  });
+
+  it('reads a page describing many products as a grid of them, and keeps every item without per-card field labels', () => {
+    const items = Array.from({ length: 10 }, (_, i) => ({ '@type': 'Product', name: `Shoe ${i}` }));
+    const card = (i: number) => `<li class="card"><a href="/p/${i}">Runner model ${i} in grey, light and quick</a><dl><dt>Brand Name</dt><dd>Make ${i}</dd></dl><span>$${100 + i}.00</span></li>`;
+    const page = `<html><head><script type="application/ld+json">${JSON.stringify({ '@graph': items })}</script><meta property="og:type" content="product"></head>
+      <body><main><h1>Running shoes</h1><ul class="grid">${Array.from({ length: 10 }, (_, i) => card(i)).join('')}</ul></main></body></html>`;
+    const { markdown, metadata } = processHtml(page, 'https://shop.example.org/running-shoes', { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true });
+    expect(metadata.pageType).toBe('collection');
+    for (let i = 0; i < 10; i++) expect(markdown).toContain(`Runner model ${i} in grey`);
+    expect(markdown).not.toContain('Brand Name');
+  });
+
   it('judges an app shell by the whole page, not by the part includeTags keeps', () => {
     const article = `<p>${'Static text that a reader sees without running any script. '.repeat(8)}</p>`;
     const page = `<html><body><div id="badge">New</div><main>${article}</main><script src="/app.js"></script></body></html>`;

@@ -52,6 +52,15 @@ function chromeToken(words: string): RegExp {
 }
 const CHROME_TOKEN = chromeToken(CHROME_WORDS);
 
+/**
+ * A page type's own chrome words (a product's reviews) are matched anywhere in a class's block
+ * name (`pipf-highlight-reviews`, `product-reviews__card`), since they never name content of
+ * that type; the block name is the token up to a BEM `__`/`--`.
+ */
+function blockWordToken(words: string): RegExp {
+  return new RegExp(`^(?:[a-z0-9]+[-_])*(?:${words})(?:[-_][a-z0-9]+)*(?:(?:__|--).*)?$`, 'i');
+}
+
 /** Asides that belong to the text: admonitions and callouts of docs. */
 const NOTE = '[role="note"], [class*="admonition"], [class*="callout"], [class*="alert-"], aside[class*="note"], aside[class*="tip"], aside[class*="warning"]';
 
@@ -90,7 +99,7 @@ const OUTSIDE_PROSE = 200;
 const REPEATED_LABEL = { maxLength: 30, times: 3 };
 
 /** Code tokens and table values repeat by nature. (A walk up by tag name: `closest` parses its selector per call.) */
-const REPEATING = new Set(['pre', 'code', 'table', 'dl']);
+const REPEATING = new Set(['pre', 'code', 'table']);
 function inRepeatingBlock(element: Element, root: Element): boolean {
   for (let at: Element | null = element; at && at !== root; at = at.parentElement) if (REPEATING.has(at.localName)) return true;
   return false;
@@ -159,6 +168,26 @@ export interface RegionOptions {
   keepItems?: boolean | undefined;
   /** More chrome words for this kind of page (a product's reviews, an article's comments). */
   extraChrome?: string | undefined;
+  /** Headings of sections that are not about the page's subject ("Customer reviews", "You may also like"). */
+  chromeHeadings?: RegExp | undefined;
+}
+
+/**
+ * The section a heading opens: its wrappers while the heading is their first element, else the
+ * heading and the siblings after it up to the next heading of its rank or higher.
+ */
+function headedSection(heading: Element, root: Element, limit: number): Element[] {
+  let section: Element = heading;
+  while (section.parentElement && section.parentElement !== root && section.parentElement.firstElementChild === section && visibleLength(section.parentElement) < limit) section = section.parentElement;
+  if (section !== heading) return [section];
+  const rank = Number(heading.localName.slice(1));
+  const parts: Element[] = [heading];
+  for (let next = heading.nextElementSibling; next; next = next.nextElementSibling) {
+    const level = /^h[1-6]$/.test(next.localName) ? Number(next.localName.slice(1)) : 7;
+    if (level <= rank) break;
+    parts.push(next);
+  }
+  return parts;
 }
 
 /** Prunes the document in place and returns the region's root. */
@@ -167,7 +196,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
   const root = regionRoot(document, total);
   const rootLength = visibleLength(root);
   const heading = root.querySelector('h1');
-  const chromeName = options.extraChrome ? chromeToken(`${CHROME_WORDS}|${options.extraChrome}`) : CHROME_TOKEN;
+  const typeChrome = options.extraChrome ? blockWordToken(options.extraChrome) : null;
   // Still in the region: not inside something dropped before. (Not isConnected, which a
   // linkedom document's clone answers false for every node.)
   const kept = (element: Element) => element !== root && root.contains(element);
@@ -183,7 +212,13 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
   for (const element of [...root.querySelectorAll('[class], [id]')]) {
     if (!kept(element)) continue;
     const tokens = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.split(/\s+/);
-    if (tokens.some((token) => chromeName.test(token))) drop(element);
+    if (tokens.some((token) => CHROME_TOKEN.test(token) || typeChrome?.test(token))) drop(element);
+  }
+  if (options.chromeHeadings) {
+    for (const title of [...root.querySelectorAll('h2, h3, h4')]) {
+      if (!kept(title) || !options.chromeHeadings.test((title.textContent ?? '').replace(/\s+/g, ' ').trim())) continue;
+      for (const part of headedSection(title, root, rootLength * 0.5)) part.remove();
+    }
   }
   dropRepeatedLabels(root);
   if (options.pruneLinkDense) {

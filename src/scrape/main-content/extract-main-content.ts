@@ -42,6 +42,9 @@ const region = (options: RegionOptions): Attempt => ({ method: 'region', run: (d
 const PRODUCT_CHROME = 'reviews?|ratings?|questions|qa|q-and-a|recently-viewed|also-bought|also-viewed|upsell|cross-sell|similar|carousel|slider|swiper|recs';
 /** Reader comments under an article, doc or landing page. */
 const COMMENTS = 'comments?|comment-list|respond|disqus';
+/** Headings of a product page's sections about other products, other people's words, or buying. */
+const PRODUCT_ASIDES =
+  /^(?:customer |product |guest )?(?:reviews?|ratings?( (?:&|and) reviews)?|questions (?:&|and) answers|q ?(?:&|and) ?a)\b|^(?:related|similar|recommended|sponsored)\b|^(?:you (?:may|might) also|customers (?:also|who)|frequently bought|recently viewed|more from|more like this|shop the look|get the look|complete the look|as seen on|meet (?:the|your) seller|shipping (?:&|and) returns?|delivery (?:&|and) returns?)/i;
 const readability: Attempt = { method: 'readability', run: readabilityContent };
 
 /**
@@ -54,7 +57,7 @@ const CASCADE: Record<PageType, Attempt[]> = {
   documentation: [region({ pruneLinkDense: true, extraChrome: COMMENTS }), readability],
   service: [region({ pruneLinkDense: true, extraChrome: COMMENTS, keepItems: true }), readability],
   forum: [region({ pruneLinkDense: true }), readability],
-  product: [region({ pruneLinkDense: true, extraChrome: PRODUCT_CHROME }), readability],
+  product: [region({ pruneLinkDense: true, extraChrome: PRODUCT_CHROME, chromeHeadings: PRODUCT_ASIDES }), readability],
   collection: [region({ pruneLinkDense: true, keepItems: true }), readability],
   listing: [region({ pruneLinkDense: true, keepItems: true }), readability],
 };

@@ -44,6 +44,17 @@ const SCHEMA: Record<string, PageType> = {
   faqpage: 'service',
 };
 
+/**
+ * Article and listing types are written on many kinds of page (a shop's blog teaser, a site's
+ * nav list); an FAQ block sits under grids and products as often as on landing pages.
+ */
+const WEIGHT_OF: Partial<Record<string, number>> = { article: 2, listing: 2 };
+const SCHEMA_WEIGHT = (name: string, type: PageType): number => (name === 'faqpage' ? 2 : (WEIGHT_OF[type] ?? 3));
+/** This many entities of a product type on one page make it a grid or a list of them. */
+const MANY_ENTITIES = 3;
+/** Priced items in one run that make a grid unmistakable. */
+const LONG_GRID = 8;
+
 const GENERATOR: [RegExp, PageType][] = [
   [/discourse|phpbb|vbulletin|xenforo|mybb|invision|flarum|nodebb|simple machines|vanilla/i, 'forum'],
   [/docusaurus|sphinx|mkdocs|vitepress|gitbook|docsify|antora|read the docs|hugo.*docsy|nextra|mintlify|starlight/i, 'documentation'],
@@ -95,9 +106,16 @@ export function detectPageType(signals: PageSignals, structure: PageStructure): 
     votes.set(type, (votes.get(type) ?? 0) + weight);
     evidence.set(type, [...(evidence.get(type) ?? []), why]);
   };
-  for (const name of new Set(signals.schemaTypes.map((t) => t.toLowerCase()))) {
+  const s = structure;
+  const grid = s.pricedItems >= 4 && s.pricedItems >= 0.5 * s.repeatedItems;
+  const counts = new Map<string, number>();
+  for (const name of signals.schemaTypes) counts.set(name.toLowerCase(), (counts.get(name.toLowerCase()) ?? 0) + 1);
+  for (const [name, count] of counts) {
     const type = SCHEMA[name];
-    if (type) vote(type, type === 'article' || type === 'listing' ? 2 : 3, `schema.org ${name}`);
+    if (!type) continue;
+    // Many products (or books) described on one page are the items of a grid or a list.
+    if (type === 'product' && count >= MANY_ENTITIES) vote(grid ? 'collection' : 'listing', 3, `${count} schema.org ${name} items`);
+    else vote(type, SCHEMA_WEIGHT(name, type), `schema.org ${name}`);
   }
   const og = signals.ogType?.toLowerCase();
   if (og === 'product' || og === 'og:product' || og === 'product.item') vote('product', 2, `og:type ${og}`);
@@ -115,13 +133,12 @@ export function detectPageType(signals: PageSignals, structure: PageStructure): 
   for (const [pattern, type] of PATH) if (pattern.test(path)) vote(type, 1.5, `path ${path.slice(0, 80)}`);
   if (path === '/' || path === '') vote('service', 0.5, 'site home page');
 
-  const s = structure;
   if (s.codeBlocks >= 2) vote('documentation', Math.min(2, s.codeBlocks / 3), `${s.codeBlocks} code blocks`);
-  const grid = s.pricedItems >= 4 && s.pricedItems >= 0.5 * s.repeatedItems;
   // A CollectionPage is a shop's grid when its items show prices, else a section's listing.
   if (signals.schemaTypes.some((t) => t.toLowerCase() === 'collectionpage')) vote(grid ? 'collection' : 'listing', 3, 'schema.org collectionpage');
   if (s.cartActions > 0 && s.prices > 0) vote(grid ? 'collection' : 'product', 2, 'cart action and price');
-  if (grid) vote('collection', 1.5, `${s.pricedItems} of ${s.repeatedItems} repeated items show a price`);
+  // A long run of priced items outweighs a site-wide og:type or an FAQ block under the grid.
+  if (grid) vote('collection', s.pricedItems >= LONG_GRID ? 3 : 1.5, `${s.pricedItems} of ${s.repeatedItems} repeated items show a price`);
   if (s.repeatedItems >= 6 && !grid && s.itemsTextLength > 0.3 * s.textLength) {
     const dated = s.datedItems >= 3;
     vote('listing', dated ? 2 : 1.25, `${s.repeatedItems} repeated items${dated ? ` (${s.datedItems} dated)` : ''}`);
