@@ -133,6 +133,21 @@ describe('processHtml', () => {
     expect(markdown).not.toContain('Brand Name');
   });
 
+  it('keeps every list of headlines on a front page, and drops a mega menu\'s columns of links', () => {
+    const story = (title: string) => `<li class="story"><a href="/${title.length}">${title}, and what it means for the rest of the year</a> <a href="/by">A. Writer</a></li>`;
+    const column = (topic: string) => `<div class="col"><b>${topic}</b>${['best rates', 'calculators', 'reviews', 'guides', 'news'].map((l) => `<a href="/${l}">${topic} ${l}</a>`).join(' ')}</div>`;
+    const page = `<html><body><main>
+      <div class="menu">${['Savings', 'Loans', 'Cards'].map(column).join('')}</div>
+      <h1>Technology</h1><p>${'The latest reporting on the companies and people shaping technology. '.repeat(3)}</p>
+      <div><ul>${['Startup raises a round', 'Chip maker expands', 'Robots learn to fold laundry'].map(story).join('')}</ul></div>
+      <div><ul>${['Regulators open inquiry', 'Browser ships new engine', 'Satellite network grows'].map(story).join('')}</ul></div>
+    </main></body></html>`;
+    const { markdown, metadata } = processHtml(page, 'https://news.example.org/technology', { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true });
+    expect(metadata.pageType).not.toBe('article');
+    for (const title of ['Startup raises a round', 'Robots learn to fold laundry', 'Regulators open inquiry', 'Satellite network grows']) expect(markdown).toContain(title);
+    expect(markdown).not.toContain('Loans calculators');
+  });
+
   it('judges an app shell by the whole page, not by the part includeTags keeps', () => {
     const article = `<p>${'Static text that a reader sees without running any script. '.repeat(8)}</p>`;
     const page = `<html><body><div id="badge">New</div><main>${article}</main><script src="/app.js"></script></body></html>`;

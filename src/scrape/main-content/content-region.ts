@@ -120,24 +120,35 @@ function dropRepeatedLabels(root: Element): void {
 }
 
 /**
- * The container of the page's items: the element with the most same-shaped children that carry
- * text (cards of a grid, entries of a listing). Menus are same-shaped too, but their entries are
- * a word or two.
+ * Containers of the page's items: the element with the most same-shaped children that carry
+ * text (the cards of a grid, the entries of a listing), and every other run of three or more
+ * such children that link to one thing each (each list of a front page). Menus are same-shaped
+ * too, but their entries are a word or two, or, in a mega menu, columns of many links.
  */
-function itemContainer(root: Element): Element | null {
+function itemContainers(root: Element): Element[] {
+  const found: Element[] = [];
   let best: Element | null = null;
-  let most = 2;
+  let most = MIN_ITEMS - 1;
   for (const element of [root, ...root.querySelectorAll('*')]) {
-    const counts = new Map<string, number>();
+    const counts = new Map<string, { all: number; cards: number }>();
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
       if (visibleLength(child) < ITEM_TEXT) continue;
       const shape = `${child.localName}.${child.getAttribute('class') ?? ''}`;
-      counts.set(shape, (counts.get(shape) ?? 0) + 1);
+      const count = counts.get(shape) ?? { all: 0, cards: 0 };
+      count.all++;
+      if (child.querySelectorAll('a').length <= CARD_LINKS) count.cards++;
+      counts.set(shape, count);
     }
-    for (const count of counts.values()) if (count > most) [best, most] = [element, count];
+    for (const { all, cards } of counts.values()) {
+      if (all > most) [best, most] = [element, all];
+      if (cards >= MIN_ITEMS && !found.includes(element)) found.push(element);
+    }
   }
-  return best;
+  return best && !found.includes(best) ? [best, ...found] : found;
 }
+const MIN_ITEMS = 3;
+/** A card links to its item, maybe its author or section; a menu column links to many pages. */
+const CARD_LINKS = 4;
 const ITEM_TEXT = 40;
 
 /** A heading element, or a wrapper that opens with one (`<div class="heading"><h2>`). */
@@ -222,9 +233,10 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
   }
   dropRepeatedLabels(root);
   if (options.pruneLinkDense) {
-    const items = options.keepItems ? itemContainer(root) : null;
+    const items = options.keepItems ? itemContainers(root) : [];
+    const holdsItems = (element: Element) => items.some((container) => container.contains(element) || element.contains(container));
     for (const element of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
-      if (!kept(element) || (items && (items.contains(element) || element.contains(items))) || underHeading(element)) continue;
+      if (!kept(element) || underHeading(element) || holdsItems(element)) continue;
       const length = visibleLength(element);
       if (length > 0 && linkTextLength(element) / length > 0.6 && length < rootLength * 0.5) element.remove();
     }
