@@ -66,13 +66,13 @@ interface SystemRun {
 }
 
 /** Times a synchronous in-process extraction. */
-function inProcess(name: string, fn: (html: string, url: string) => string): System {
+function inProcess(name: string, fn: (html: string) => string): System {
   return {
     name,
     pid: process.pid,
-    async extract(page, body, contentType) {
+    async extract(_page, body, contentType) {
       const started = performance.now();
-      const text = fn(decodeBody(body, contentType, true).text, page.url);
+      const text = fn(decodeBody(body, contentType, true).text);
       return { text, ms: performance.now() - started };
     },
   };
@@ -85,26 +85,17 @@ const ours: System = {
     const started = performance.now();
     const r = await processBody(body, contentType, page.url, { formats: ['markdown', 'text'], onlyMainContent: true, removeBase64Images: true });
     const ms = performance.now() - started;
-    // Read defensively: the result's shape is being reworked in src/, and these two may come and go.
-    const reported = r as { metadata?: { pageType?: unknown }; mainContent?: { method?: unknown } };
-    const pageType = reported.metadata?.pageType;
-    const method = reported.mainContent?.method;
-    return { text: r.text, ms, ...(typeof pageType === 'string' && { pageType }), ...(typeof method === 'string' && { method }) };
+    const { pageType } = r.metadata;
+    const method = r.mainContent?.method;
+    return { text: r.text, ms, ...(pageType && { pageType }), ...(method && { method }) };
   },
 };
 
-/**
- * The DOM our pipeline parses. src/ is being rewritten and parsePage is dropping its page-URL
- * parameter; passing the URL anyway suits either signature (Readability only resolves links
- * with it, which scoring ignores).
- */
-const parseLikeOurs = parsePage as (html: string, pageUrl: string) => Document;
-
-const readability = inProcess('readability', (html, url) => new Readability(parseLikeOurs(html, url)).parse()?.textContent ?? '');
+const readability = inProcess('readability', (html) => new Readability(parsePage(html)).parse()?.textContent ?? '');
 
 function readabilityTurndown(): System {
   const turndown = new TurndownService();
-  return inProcess('readability+turndown', (html, url) => markdownToPlain(turndown.turndown(new Readability(parseLikeOurs(html, url)).parse()?.content ?? '')));
+  return inProcess('readability+turndown', (html) => markdownToPlain(turndown.turndown(new Readability(parsePage(html)).parse()?.content ?? '')));
 }
 
 /** defuddle/node is published for `import` only; loaded once, before its pass. */
