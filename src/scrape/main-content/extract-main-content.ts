@@ -58,8 +58,8 @@ const CASCADE: Record<PageType, Attempt[]> = {
   service: [region({ pruneLinkDense: true, extraChrome: COMMENTS, keepItems: true }), readability],
   forum: [region({ pruneLinkDense: true }), readability],
   product: [region({ pruneLinkDense: true, extraChrome: PRODUCT_CHROME, chromeHeadings: PRODUCT_ASIDES }), readability],
-  collection: [region({ pruneLinkDense: true, keepItems: true }), readability],
-  listing: [region({ pruneLinkDense: true, keepItems: true }), readability],
+  collection: [region({ pruneLinkDense: true, extraChrome: COMMENTS, keepItems: true }), readability],
+  listing: [region({ pruneLinkDense: true, extraChrome: COMMENTS, keepItems: true }), readability],
 };
 
 /**
