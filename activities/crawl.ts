@@ -17,6 +17,8 @@ export interface CrawlActivityDeps extends CrawlPageDeps, SeedDeps {
   maxBatchSize: number;
   /** Most batches in flight against one host. */
   perHostBatches: number;
+  /** Pages one team fetches at once unless it has a limit of its own (TEAM_PAGES_IN_FLIGHT). */
+  teamPagesInFlight: number;
 }
 
 /** A claimed batch as the workflow sees it: enough to name it in the Temporal UI. */
@@ -89,6 +91,7 @@ export function createCrawlActivities(deps: CrawlActivityDeps) {
       const result = await claimBatches(deps.db, input.jobId, input.claimIds, {
         maxBatchSize: deps.maxBatchSize,
         perHostBatches: job.options.delayMs > 0 ? 1 : deps.perHostBatches,
+        team: { id: job.teamId, pagesInFlight: deps.teamPagesInFlight },
       });
       return {
         claimed: result.batches.map((b) => ({ claimId: b.claimId, firstUrl: b.pages[0]?.url ?? '', size: b.pages.length })),

@@ -66,6 +66,7 @@ export function createSearchActivities(deps: SearchActivityDeps) {
                 country: options.country,
                 ...(options.location && { location: options.location }),
                 ...(options.tbs && { tbs: options.tbs, timeFilter: parseTimeFilter(options.tbs) }),
+                ...(options.vertical && { vertical: options.vertical }),
               },
               input.deadline,
               Context.current().cancellationSignal,

@@ -1,4 +1,4 @@
-import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { ScrapeActivities } from '../activities/scrape-page';
 import type { PageTask } from '../src/jobs/page-task';
 import { describeFailure, pageActivities, scrapePage, type StoredOutcome } from './page-activities';
@@ -10,14 +10,23 @@ export interface ScrapeWorkflowInput {
 
 const { recordPageFailure } = proxyActivities<ScrapeActivities>({ startToCloseTimeout: '30s', retry: { maximumAttempts: 5 } });
 
-/** POST /v1/scrape: one page, stored with its charge; the API reads the result from Postgres. */
+/** What a scrape cancelled by the API (its client gave up) records. */
+const CANCELLED = { code: 'SCRAPE_CANCELLED', message: 'The client stopped waiting; the scrape was cancelled', attempts: 1 };
+
+/**
+ * POST /v1/scrape: one page, stored with its charge; the API reads the result from Postgres.
+ * Cancelled (the client gave up), its activity stops through its abort signal and the job is
+ * still recorded as failed, so it no longer counts as work in flight.
+ */
 export async function scrapeWorkflow({ task: input, browserQueue }: ScrapeWorkflowInput): Promise<StoredOutcome> {
   const task: PageTask = { ...input, deadline: Date.now() + input.options.timeout };
   try {
     return await scrapePage(task, pageActivities(input.options.timeout, browserQueue));
   } catch (err) {
-    const failure = describeFailure(err);
-    await recordPageFailure(task, failure);
+    const cancelled = isCancellation(err);
+    const failure = cancelled ? CANCELLED : describeFailure(err);
+    await CancellationScope.nonCancellable(() => recordPageFailure(task, failure));
+    if (cancelled) throw err;
     throw ApplicationFailure.create({ type: failure.code, message: failure.message, nonRetryable: true });
   }
 }

@@ -5,6 +5,7 @@ import { connectDatabase, type Db } from '../db/client';
 import { PublicUrlGate } from '../net/public-url-gate';
 import { createImageStore } from '../screenshots/create-image-store';
 import { ScreenshotStore } from '../screenshots/screenshot-store';
+import { clientTracingInterceptors } from '../telemetry/client-tracing';
 import { createApiTemporalClient } from './temporal-client';
 
 /** What route handlers may use. Built once per process by main.ts (or by a test). */
@@ -21,7 +22,7 @@ export interface ApiDeps {
 /** Opens what the API needs from its configuration; `close` releases it all. */
 export function openApiDeps(config: Config, logger: Logger): { deps: ApiDeps; close(): Promise<void> } {
   const database = connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  const temporal = createApiTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const temporal = createApiTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, clientTracingInterceptors(!!config.OTEL_EXPORTER_OTLP_ENDPOINT));
   const images = createImageStore(config);
   const screenshots = new ScreenshotStore(database.db, images, { publicUrl: config.PUBLIC_URL, ttlSeconds: config.SCREENSHOT_TTL_SECONDS });
   return {

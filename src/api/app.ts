@@ -17,12 +17,17 @@ import { registerSearchRoutes } from './routes/search';
 import { registerScrapeRoutes } from './routes/scrape';
 import { registerScreenshotRoutes } from './routes/screenshot';
 import { registerTeamRoutes } from './routes/team';
+import { registerMcpRoute } from '../mcp/http-route';
+import { registerV2Routes } from './v2/register-v2-routes';
+import { httpMetrics } from '../metrics/http-metrics';
+import { registerMetricsRoute } from '../metrics/metrics-route';
+import { requestSpans } from '../telemetry/request-spans';
 
 /** The Koa application: middleware in the order a request meets it, then the route table. */
 export function createApp(deps: ApiDeps): { app: Koa; routes: RouteTable } {
   const app = new Koa({ proxy: false });
   const router = new Router();
-  const routes = new RouteTable(router, [requireApiKey(deps.db), rateLimit(deps.config.RATE_LIMIT_PER_MINUTE)]);
+  const routes = new RouteTable(router, [requireApiKey(deps.db), rateLimit(deps.db, { perKey: deps.config.RATE_LIMIT_PER_MINUTE, perTeam: deps.config.TEAM_RATE_LIMIT_PER_MINUTE })]);
   registerHealthRoutes(routes, deps);
   registerScrapeRoutes(routes, deps);
   registerCrawlRoutes(routes, deps);
@@ -32,8 +37,14 @@ export function createApp(deps: ApiDeps): { app: Koa; routes: RouteTable } {
   registerScreenshotRoutes(routes, deps);
   registerExtractRoutes(routes, deps);
   registerTeamRoutes(routes, deps);
+  registerMcpRoute(routes, deps);
+  registerV2Routes(routes, deps);
   registerDocsRoutes(routes, deps);
+  registerMetricsRoute(routes, deps);
 
+  // Outermost: the span and the counted status are those of the answer the client got.
+  app.use(requestSpans());
+  app.use(httpMetrics());
   app.use(requestLogger(deps.logger));
   app.use(errorHandler(deps.logger));
   app.use(jsonBody(deps.config.MAX_BODY_BYTES));

@@ -16,7 +16,7 @@ export interface ResponseSpec {
  * document cannot drift from what the code accepts.
  */
 export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'patch' | 'delete';
   /** Koa path syntax (`/v1/crawl/:id`). */
   path: string;
   summary: string;

@@ -1,4 +1,4 @@
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ClientInterceptors } from '@temporalio/client';
 
 type Interceptor = ReturnType<typeof makeGrpcRetryInterceptor>;
 
@@ -22,13 +22,13 @@ function retryInterceptor(): Interceptor {
 /**
  * The API's Temporal client. Its connection opens on first use, so the API starts before
  * Temporal is up, and it never memoizes a failed connect (no `ensureConnected`): the gRPC
- * channel redials on its own after an outage.
+ * channel redials on its own after an outage. `interceptors` add tracing, say.
  */
-export function createApiTemporalClient(address: string, namespace: string): Client {
+export function createApiTemporalClient(address: string, namespace: string, interceptors?: ClientInterceptors): Client {
   const connection = Connection.lazy({
     address,
     interceptors: [retryInterceptor()],
     channelArgs: { 'grpc.max_reconnect_backoff_ms': MAX_RECONNECT_BACKOFF_MS },
   });
-  return new Client({ connection, namespace });
+  return new Client({ connection, namespace, ...(interceptors && { interceptors }) });
 }

@@ -95,7 +95,8 @@ async function blockRequests(context: BrowserContext, setup: PageSetup): Promise
 
 function setupOf(options: ScrapeOptions): PageSetup {
   const screenshots = options.formats.some((f) => f.startsWith('screenshot')) || (options.actions ?? []).some((a) => a.type === 'screenshot');
-  return { ...options, loadAllResources: screenshots };
+  const viewport = options.screenshot?.viewport;
+  return { ...options, loadAllResources: screenshots, ...(viewport && { viewport }) };
 }
 
 function joinWarnings(...warnings: (string | undefined)[]): string | undefined {
@@ -121,7 +122,9 @@ export class BrowserScraper {
 
       started = performance.now();
       const shot = options.formats.find((f) => f.startsWith('screenshot'));
-      const capture = shot ? await capturePage(page, { format: 'png', fullPage: shot === 'screenshot@fullPage' }, limits) : undefined;
+      const quality = options.screenshot?.quality;
+      const format = quality === undefined ? { format: 'png' as const } : { format: 'jpeg' as const, quality };
+      const capture = shot ? await capturePage(page, { ...format, fullPage: shot === 'screenshot@fullPage' }, limits) : undefined;
       const captureMs = Math.round(performance.now() - started);
 
       const contentType = response?.headers()['content-type'] ?? 'text/html';

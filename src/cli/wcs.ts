@@ -10,7 +10,10 @@ import { loadConfig } from '../config/env';
 import { retryFailedPages } from '../crawl/retry-failed-pages';
 import { createTemporalClient } from '../temporal/client';
 import { crawlCommand } from './crawl-command';
+import { serveMcpOverStdio } from '../mcp/stdio';
+import { setLimits, showLimits } from './limits-command';
 import { cliDatabaseUrl, cliTemporalAddress } from './runtime-info';
+import { UsageError } from './usage-error';
 
 const USAGE = `wcs: administer web-context-service
 
@@ -24,11 +27,13 @@ const USAGE = `wcs: administer web-context-service
                                                  crawl through the API with live progress; write
                                                  one markdown file per page and graph.dot to DIR
   wcs crawl retry <id> [--url U]...              re-scrape a crawl's failed pages (all, or these)
+  wcs mcp                                        serve the MCP tools over stdio, for an MCP client
+  wcs limits show --team <name>                  show a team's limits (its own, or the defaults)
+  wcs limits set --team <name> [--requests-per-minute N] [--key-requests-per-minute N]
+                 [--pages-in-flight N]           set a team's limits; N=default drops its own
 
 Administration reads DATABASE_URL (and TEMPORAL_ADDRESS), else what a running \`npm start\`
-recorded. \`wcs crawl\` calls the API at WCS_API_URL with WCS_API_KEY, else \`npm start\`'s.`;
-
-class UsageError extends Error {}
+recorded. \`wcs crawl\` and \`wcs mcp\` call the API at WCS_API_URL with WCS_API_KEY, else \`npm start\`'s.`;
 
 function positiveInt(value: string | undefined, what: string): number {
   const n = Number(value);
@@ -95,6 +100,8 @@ const commands: Record<string, Command> = {
       await temporal.connection.close();
     }
   },
+  'limits show': showLimits,
+  'limits set': setLimits,
   'credits show': async (db, args) => {
     const { values } = parseArgs({ args, options: { team: { type: 'string' } } });
     const name = required(values.team, '--team');
@@ -106,6 +113,10 @@ const commands: Record<string, Command> = {
 
 async function main(argv: string[]): Promise<number> {
   const [group, action, ...rest] = argv;
+  if (group === 'mcp' && action === undefined) {
+    await serveMcpOverStdio();
+    return 0;
+  }
   if (group === 'crawl' && action !== 'retry') {
     await crawlCommand(argv.slice(1));
     return process.exitCode === undefined ? 0 : Number(process.exitCode);

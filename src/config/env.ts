@@ -14,6 +14,17 @@ const csv = z
   .default('')
   .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean));
 
+/** Settings of the MCP server, which `wcs mcp` reads on its own (it needs no database). */
+const mcpEnvShape = {
+  /** Most characters of one MCP tool result; a longer result is cut, and says what was kept and how to get the rest. */
+  MCP_RESULT_MAX_CHARS: int(20_000, 1_000),
+  /**
+   * Seconds the MCP crawl and extract tools wait for their job before answering with its progress
+   * so far: under the 60 s an MCP client waits for a tool call by default.
+   */
+  MCP_WAIT_SECONDS: int(50, 1),
+};
+
 /**
  * Every environment variable the API and the worker read. A test keeps the README's table in
  * step with these names.
@@ -22,7 +33,7 @@ const envSchema = z
   .object({
     /** Port the API listens on. */
     PORT: int(3002, 1).refine((p) => p <= 65535, 'must be a TCP port (1-65535)'),
-    /** Interface the API binds; set 0.0.0.0 in containers. */
+    /** Interface the API (and a worker's metrics listener) binds; set 0.0.0.0 in containers. */
     HOST: z.string().min(1).default('127.0.0.1'),
     /** Base URL clients reach the API at; used in `next` links and image URLs. */
     PUBLIC_URL: z.url().optional(),
@@ -109,14 +120,37 @@ const envSchema = z
     MAX_PAGE_BYTES: int(10 * 1024 * 1024, 1024),
     /** Largest request body the API accepts, in bytes. */
     MAX_BODY_BYTES: int(1024 * 1024, 1024),
-    /** Requests per minute per API key; 0 disables the limit. */
+    /** Largest file POST /v2/parse accepts (the whole multipart upload), in bytes. */
+    PARSE_MAX_BYTES: int(10 * 1024 * 1024, 1024),
+    /** Requests per minute per API key, counted in Postgres across API replicas; 0 disables the limit. */
     RATE_LIMIT_PER_MINUTE: int(600),
+    /** Requests per minute of all of one team's keys together; 0: no team-wide limit. `wcs limits set` overrides both per team. */
+    TEAM_RATE_LIMIT_PER_MINUTE: int(0),
+    /**
+     * Pages one team's crawls and batches fetch at once, across all workers; the rest of its
+     * crawls wait their turn (each crawl batch fetches one page at a time).
+     */
+    TEAM_PAGES_IN_FLIGHT: int(16, 1),
+    /**
+     * Single-page jobs (scrapes, screenshots) in flight across the deployment before new ones are
+     * refused with 503 and `Retry-After`; size it to what the workers finish in about a second.
+     * 0 disables the check.
+     */
+    MAX_SCRAPES_IN_FLIGHT: int(32),
     /** Hours a job's results stay readable. */
     JOB_TTL_HOURS: int(24, 1),
     /** pino log level. */
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Enables the OpenAPI docs page at /docs. */
     DOCS_ENABLED: bool(true),
+    /** Port of the worker's Prometheus /metrics listener (on HOST); 0 turns it off. */
+    WORKER_METRICS_PORT: int(9464).refine((p) => p <= 65535, 'must be a TCP port (0-65535)'),
+    /** Port of the Temporal SDK's Prometheus exporter in the worker (on 127.0.0.1); its series are also on WORKER_METRICS_PORT. 0 turns it off. */
+    TEMPORAL_METRICS_PORT: int(9465).refine((p) => p <= 65535, 'must be a TCP port (0-65535)'),
+    /** OTLP/HTTP collector base URL (e.g. http://127.0.0.1:4318); set, the API and worker export traces there. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    /** Seconds between the worker's checks of unfinished jobs against their Temporal workflows. */
+    RECONCILE_INTERVAL_SECONDS: int(60, 1),
     /** OpenAI-compatible Chat Completions base URL for extraction (Ollama: http://127.0.0.1:11434/v1); unset: no LLM. */
     LLM_BASE_URL: z.url().optional(),
     /** API key sent to LLM_BASE_URL; servers that ignore keys (Ollama) need none. */
@@ -141,6 +175,7 @@ const envSchema = z
     SERPER_URL: z.url().default('https://google.serper.dev'),
     /** Milliseconds one search provider may take before the next in SEARCH_PROVIDER is asked. */
     SEARCH_PROVIDER_TIMEOUT_MS: int(10_000, 100),
+    ...mcpEnvShape,
   })
   .superRefine((e, ctx) => {
     if (e.SCREENSHOT_STORAGE === 's3' && !e.S3_BUCKET) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when SCREENSHOT_STORAGE=s3' });
@@ -176,6 +211,26 @@ export class ConfigError extends Error {
   }
 }
 
+function configError(issues: z.core.$ZodIssue[], env: NodeJS.ProcessEnv): ConfigError {
+  return new ConfigError(
+    issues.map((i) => {
+      const name = String(i.path[0] ?? '');
+      const value = env[name];
+      return `${name}: ${i.message}${value === undefined ? ' (not set)' : ` (got ${JSON.stringify(value)})`}`;
+    }),
+  );
+}
+
+export type McpConfig = z.infer<z.ZodObject<typeof mcpEnvShape>>;
+
+/** The MCP settings alone, validated as loadConfig validates them, for `wcs mcp`. */
+export function loadMcpConfig(env: NodeJS.ProcessEnv = process.env): McpConfig {
+  const input = Object.fromEntries(Object.keys(mcpEnvShape).map((k) => [k, env[k] === '' ? undefined : env[k]]));
+  const parsed = z.object(mcpEnvShape).safeParse(input);
+  if (!parsed.success) throw configError(parsed.error.issues, env);
+  return parsed.data;
+}
+
 /** Validates the environment once at start; every bad variable is reported, not just the first. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const input = Object.fromEntries(
@@ -187,15 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (e.LLM_MODEL && !e.LLM_BASE_URL) ctx.addIssue({ code: 'custom', path: ['LLM_BASE_URL'], message: 'set it with LLM_MODEL (e.g. http://127.0.0.1:11434/v1 for Ollama)' });
     })
     .safeParse(input);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((i) => {
-        const name = String(i.path[0] ?? '');
-        const value = env[name];
-        return `${name}: ${i.message}${value === undefined ? ' (not set)' : ` (got ${JSON.stringify(value)})`}`;
-      }),
-    );
-  }
+  if (!parsed.success) throw configError(parsed.error.issues, env);
   const e = parsed.data;
   const llm: LlmConfig | undefined =
     e.LLM_BASE_URL && e.LLM_MODEL

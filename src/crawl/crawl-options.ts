@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import type { V2OutputSpec } from '../api/v2/scrape-options';
 import { clientTags, refineScrapeOptions, scrapeOptionsShape, scrapeOptionsSchema } from '../scrape/scrape-options';
 
 export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed'] as const;
 
-const regexList = z
+/** Include/exclude path patterns: valid regular expressions, a hundred at most. */
+export const regexList = z
   .array(
     z
       .string()
@@ -113,6 +115,10 @@ export interface CrawlOptions {
   maxConcurrency: number;
   scrapeOptions: z.infer<typeof scrapeOptionsSchema>;
   webhook?: WebhookTarget;
+  /** Scrape the start URL and the URLs its sitemaps list, following no links (v2 `sitemap: "only"`). */
+  sitemapOnly?: boolean;
+  /** Set by /v2: which v2 formats each page's document shows (see api/v2/document). */
+  v2Output?: V2OutputSpec;
 }
 
 export const DEFAULT_CRAWL_CONCURRENCY = 10;

@@ -6,6 +6,7 @@ import { pages } from '../db/schema';
 import { AppError } from '../errors';
 import { storeScrapedPage } from '../jobs/page-store';
 import { indexableWith } from '../search/index-fields';
+import { uncachedVariant } from '../scrape/change-tracking/previous-copy';
 import { contentVariant } from '../scrape/content-variant';
 import type { HttpScraper } from '../scrape/http-scraper';
 import type { ScrapedPage } from '../scrape/scraped-page';
@@ -31,6 +32,12 @@ export interface CrawlPageDeps {
 }
 
 export type PageResult = 'scraped' | 'failed' | 'requeued' | 'needs-browser';
+
+/** The variant a crawl's pages are stored under; v2's `storeInCache: false` keeps them from answering later scrapes. */
+function storedVariant(options: CrawlJob['options']): string {
+  const variant = contentVariant(options.scrapeOptions);
+  return options.v2Output?.storeInCache === false ? uncachedVariant(variant) : variant;
+}
 
 /** Site answers that mean "try later", not "this is the page". */
 function isTransientStatus(status: number): boolean {
@@ -68,7 +75,8 @@ export async function fetchCrawlPage(deps: CrawlPageDeps, job: CrawlJob, page: C
   if (isTransientStatus(scraped.statusCode)) {
     return { kind: 'failed', code: 'SCRAPE_SITE_ERROR', message: `The site answered HTTP ${scraped.statusCode}`, permanent: false, retryAfterMs: parseRetryAfter(scraped.retryAfter) };
   }
-  const candidates = options.mode === 'crawl' ? await crawlCandidates(scraped.content.links, new CrawlScope(options), options, deps.robots) : [];
+  const followsLinks = options.mode === 'crawl' && !options.sitemapOnly;
+  const candidates = followsLinks ? await crawlCandidates(scraped.content.links, new CrawlScope(options), options, deps.robots) : [];
   return { kind: 'scraped', scraped, candidates, deadline };
 }
 
@@ -99,7 +107,7 @@ export async function settleCrawlPage(deps: CrawlPageDeps, job: CrawlJob, page: 
     ref,
     scraped,
     price,
-    { keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred, finishJob: false, variant: contentVariant(scrapeOptions), searchable: indexableWith(scrapeOptions), frontierRow: page.id },
+    { keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred, finishJob: false, variant: storedVariant(options), searchable: indexableWith(scrapeOptions), frontierRow: page.id },
     {
       reads: frontier.reads,
       writes: (pageId, found) => [

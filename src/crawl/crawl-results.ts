@@ -1,18 +1,18 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { edges, pages } from '../db/schema';
-import { pageColumns, pageToDocument } from '../jobs/page-document';
-import type { Document, Format } from '../scrape/document';
+import { pageColumns, type PageRow } from '../jobs/page-document';
 
 /** Documents in one answer at most, and roughly the most bytes of them. */
 export const MAX_PAGE_SIZE = 100;
 const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 /**
- * Scraped pages of a crawl in the order they were scraped, from `skip`. Stops at `limit`
- * documents or about 10 MB, whichever comes first; `more` says whether pages remain.
+ * Scraped pages of a crawl in the order they were scraped, from `skip`, each rendered by
+ * `render` (the v1 or the v2 document). Stops at `limit` documents or about 10 MB of JSON,
+ * whichever comes first; `more` says whether pages remain.
  */
-export async function crawlDocuments(db: Db, jobId: string, formats: readonly Format[], skip: number, limit: number): Promise<{ data: Document[]; more: boolean }> {
+export async function crawlPages<D>(db: Db, jobId: string, render: (row: PageRow) => D, skip: number, limit: number): Promise<{ data: D[]; more: boolean }> {
   const rows = await db
     .select(pageColumns)
     .from(pages)
@@ -20,11 +20,11 @@ export async function crawlDocuments(db: Db, jobId: string, formats: readonly Fo
     .orderBy(asc(pages.scrapedAt), asc(pages.id))
     .offset(skip)
     .limit(limit + 1);
-  const data: Document[] = [];
+  const data: D[] = [];
   let bytes = 0;
   for (const row of rows.slice(0, limit)) {
-    const doc = pageToDocument(row, formats);
-    bytes += (doc.markdown?.length ?? 0) + (doc.html?.length ?? 0) + (doc.rawHtml?.length ?? 0) + (doc.text?.length ?? 0) + 2_000;
+    const doc = render(row);
+    bytes += JSON.stringify(doc).length;
     if (data.length > 0 && bytes > MAX_RESPONSE_BYTES) return { data, more: true };
     data.push(doc);
   }
@@ -96,4 +96,22 @@ export function graphToDot(graph: CrawlGraph): string {
   for (const e of graph.edges) lines.push(`  ${q(e.from)} -> ${q(e.to)};`);
   lines.push('}');
   return `${lines.join('\n')}\n`;
+}
+
+/** Pages a watcher may not have seen: scraped at or after `since`, oldest first, ids only. */
+export async function pagesScrapedSince(db: Db, jobId: string, since: Date): Promise<{ id: string; scrapedAt: Date }[]> {
+  const rows = await db
+    .select({ id: pages.id, scrapedAt: pages.scrapedAt })
+    .from(pages)
+    .where(and(eq(pages.jobId, jobId), eq(pages.status, 'scraped'), gte(pages.scrapedAt, since)))
+    .orderBy(asc(pages.scrapedAt), asc(pages.id));
+  return rows.map((r) => ({ id: r.id, scrapedAt: r.scrapedAt ?? since }));
+}
+
+/** Stored pages by id, in the order of `ids`. */
+export async function pagesById(db: Db, ids: readonly string[]): Promise<PageRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.select(pageColumns).from(pages).where(inArray(pages.id, [...ids]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import type { Rows } from '../db/two-step-transaction';
+import { teamRoom } from '../limits/team-in-flight';
 import { crawlBudgets, crawlHosts, edges, pages, type PageStatus } from '../db/schema';
 
 /** A URL found on a page (or in a sitemap), ready to enter the frontier. */
@@ -39,6 +40,8 @@ export interface ClaimOptions {
   maxBatchSize: number;
   /** Most batches in flight against one host (1 where the host has a delay). */
   perHostBatches: number;
+  /** The crawl's team and its default limit of pages in flight (see limits/team-in-flight.ts). */
+  team: { id: string; pagesInFlight: number };
 }
 
 const claimedColumns = {
@@ -177,10 +180,13 @@ function groupByHost(ready: ClaimedPage[]): Map<string, ClaimedPage[]> {
  * breadth-first: only at the smallest depth still queued or in flight, so every page is
  * reached by its shortest path and `maxDepth` is exact. Each batch holds pages of one host and
  * is scraped in order, and no host has more than `perHostBatches` batches in flight (one when
- * it has a delay, so its requests are strictly sequential).
+ * it has a delay, so its requests are strictly sequential). A team whose crawls have as many
+ * batches in flight as its limit allows claims none until one ends.
  */
 export async function claimBatches(db: Db, jobId: string, claimIds: string[], o: ClaimOptions): Promise<ClaimResult> {
   return db.transaction(async (tx) => {
+    // The team's lock first: every claim takes the two in this order.
+    const room = await teamRoom(tx, o.team.id, o.team.pagesInFlight);
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${jobId}, 0))`);
     const prior = await tx
       .select(claimedColumns)
@@ -189,7 +195,8 @@ export async function claimBatches(db: Db, jobId: string, claimIds: string[], o:
       .orderBy(asc(pages.id));
     const batches = new Map<string, ClaimedPage[]>();
     for (const p of prior) batches.set(p.claimId!, [...(batches.get(p.claimId!) ?? []), { ...p, host: p.host ?? '' }]);
-    const fresh = claimIds.filter((id) => !batches.has(id));
+    // Over its team's limit, the crawl claims nothing and waits its turn: not exhausted, it polls again.
+    const fresh = claimIds.filter((id) => !batches.has(id)).slice(0, room);
 
     if (fresh.length > 0) {
       const [frontier] = await tx.execute<{ depth: number | null }>(sql`

@@ -11,6 +11,7 @@ import { AppError } from '../errors';
 import { requireLlmForPromptOnly } from '../extract/spec-fields';
 import { findIdempotentJob, requestHash } from '../jobs/idempotency';
 import { createJob } from '../jobs/job-store';
+import { CRAWL_PRIORITY } from '../limits/crawl-priority';
 import { browserRequiredBy } from '../scrape/engine-choice';
 import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import type { CrawlOptions } from './crawl-options';
@@ -84,6 +85,7 @@ export async function submitCrawl(deps: SubmitDeps, s: Submission): Promise<stri
     .start(crawlWorkflow, {
     taskQueue: deps.config.taskQueues.http,
     workflowId: `crawl-${jobId}`,
+    priority: CRAWL_PRIORITY,
     staticSummary: `${options.mode === 'batch' ? `Batch scrape of ${options.urls?.length} URLs from` : 'Crawl of'} ${options.url} (limit ${options.limit})`,
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.crawlStatus, value: 'scraping' },

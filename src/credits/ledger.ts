@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Queryable, Tx } from '../db/client';
 import { ledger, teams } from '../db/schema';
+import { recordCharge } from '../metrics/page-metrics';
 
 export interface CreditMovement {
   teamId: string;
@@ -36,8 +37,10 @@ async function move(tx: Queryable, m: CreditMovement, sign: 1 | -1): Promise<boo
  * Takes credits, once per idempotency key. Call inside the transaction that stores what the
  * credits pay for. Returns false when this charge was already made.
  */
-export function charge(tx: Tx, m: CreditMovement): Promise<boolean> {
-  return m.amount > 0 ? move(tx, m, -1) : Promise.resolve(false);
+export async function charge(tx: Tx, m: CreditMovement): Promise<boolean> {
+  const moved = m.amount > 0 && (await move(tx, m, -1));
+  if (moved) recordCharge(m.operation, m.amount);
+  return moved;
 }
 
 /** The statement of `charge`, for a transaction that sends it itself; null when there is nothing to take. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry of `npm start`, `npm test` and `npm run bench`. Plain CommonJS with no dependencies,
+// Entry of `npm start`, `npm test`, `npm run bench` and `npm run chaos`. Plain CommonJS with no dependencies,
 // because its first job is to install them: it runs `npm install` (which follows
 // package-lock.json) when node_modules is missing or was installed from another lock, then hands
 // over to the TypeScript command through tsx. Not `npm ci`: it refuses a lock that lacks other
@@ -12,7 +12,7 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..', '..');
 const stamp = path.join(root, 'node_modules', '.wcs-deps-stamp');
-const commands = { start: 'start.ts', test: 'test.ts', bench: '../../test/bench/run.ts' };
+const commands = { start: 'start.ts', test: 'test.ts', bench: '../../test/bench/run.ts', chaos: '../../test/chaos/run.ts' };
 
 function dependencyHash() {
   const hash = createHash('sha256');

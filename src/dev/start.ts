@@ -4,19 +4,20 @@ import { RUNTIME_FILE } from '../cli/runtime-info';
 import { loadConfig } from '../config/env';
 import { connectDatabase } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
-import type { ManagedProcess } from './child-process';
 import { ensureChromium } from './chromium-setup';
 import { ensureDevKey } from './dev-key';
 import { ROOT } from './paths';
 import { provideDatabase } from './postgres-setup';
 import { startService, waitUntilReady } from './services';
+import { supervise } from './supervisor';
 import { startTemporalDevServer } from './temporal-dev-server';
 
 const log = (message: string) => console.log(`[start] ${message}`);
 
 /**
  * `npm start`: sets up whatever is missing (Chromium, Temporal, Postgres, schema, a dev key),
- * runs the API and the worker as separate processes, and stops everything on Ctrl-C.
+ * runs the API and the worker as separate processes (each restarted if it crashes), and stops
+ * everything on Ctrl-C.
  */
 async function main(): Promise<void> {
   const dataDir = path.resolve(ROOT, process.env.DATA_DIR ?? 'data');
@@ -63,17 +64,11 @@ async function main(): Promise<void> {
     const key = await ensureDevKey(db.db, dataDir);
     await db.close();
 
-    const services: ManagedProcess[] = [startService('worker', env), startService('api', env)];
-    for (const service of services) {
-      stops.push(() => service.stop());
-      void service.exited.then((code) => {
-        if (!stopping) {
-          console.error(`[start] the ${service.name} process exited (code ${code}); stopping everything`);
-          void stopAll(1);
-        }
-      });
-    }
-    await waitUntilReady(config.PUBLIC_URL, 180_000, ...services);
+    // A crashed worker or API is restarted with backoff; one that cannot stay up stops everything.
+    const onGiveUp = () => void stopAll(1);
+    const services = (['worker', 'api'] as const).map((role) => supervise(role, () => startService(role, env), { log, onGiveUp }));
+    for (const service of services) stops.push(() => service.stop());
+    await waitUntilReady(config.PUBLIC_URL, 180_000);
 
     console.log(`
   web-context-service is running
@@ -83,6 +78,7 @@ async function main(): Promise<void> {
     Temporal UI  ${temporalUi}
     Postgres     ${database.source}
     Data         ${dataDir}
+    Metrics      ${config.PUBLIC_URL}/metrics${config.WORKER_METRICS_PORT ? `, worker: http://${config.HOST}:${config.WORKER_METRICS_PORT}/metrics` : ''}
 
   Try it:
     curl -s ${config.PUBLIC_URL}/v1/scrape \\

@@ -7,6 +7,7 @@ import type { StoredMetadata } from '../scrape/document';
 import { headingsOf } from '../search/index-fields';
 import { textSearchConfigFor } from '../search/text-search-language';
 import type { ScrapedPage } from '../scrape/scraped-page';
+import { recordStoredPage } from '../metrics/page-metrics';
 import { pageColumns } from './page-document';
 
 /** Which row of which job a page belongs to. */
@@ -142,6 +143,7 @@ export async function storeScrapedPage(
     ].filter((statement) => statement !== null);
   });
   if (!pageId) return (await findStoredPage(db, ref.jobId, ref.urlKey))!;
+  recordStoredPage(price.operation, page.renderer, page.timing, price.amount);
   return { pageId, statusCode: page.statusCode, credits: price.amount };
 }
 

@@ -16,6 +16,8 @@ export function contentVariant(o: ScrapeOptions): string {
     engine: o.engine,
     waitFor: o.waitFor,
     languages: o.location?.languages ?? [],
+    // A window size changes responsive layouts; absent (every v1 scrape), the hash is as before.
+    ...(o.screenshot?.viewport && { viewport: o.screenshot.viewport }),
   };
   return createHash('sha256').update(JSON.stringify(shaping)).digest('base64url').slice(0, 16);
 }

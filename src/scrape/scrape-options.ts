@@ -69,7 +69,17 @@ export function refineScrapeOptions(o: ScrapeOptionsInput, ctx: z.RefinementCtx,
 }
 
 export const scrapeOptionsSchema = z.strictObject(scrapeOptionsShape).superRefine((o, ctx) => refineScrapeOptions(o, ctx));
-export type ScrapeOptions = z.infer<typeof scrapeOptionsSchema>;
+
+/** How the screenshot format is taken; only v2's screenshot object sets it (v1 takes PNGs at the default window). */
+export interface ScreenshotSettings {
+  /** JPEG quality 1-100; absent, a PNG. */
+  quality?: number;
+  /** The browser window in CSS pixels, for the whole render. */
+  viewport?: { width: number; height: number };
+}
+
+/** The options a scrape runs with: v1's fields, plus settings only the v2 API sets. */
+export type ScrapeOptions = z.infer<typeof scrapeOptionsSchema> & { screenshot?: ScreenshotSettings };
 
 export const scrapeRequestSchema = z
   .strictObject({

@@ -47,6 +47,8 @@ export interface SearchOptions {
   timeout: number;
   ignoreInvalidURLs: boolean;
   scrapeOptions: ScrapeOptions;
+  /** v2 `sources: ["news"]`: ask the providers for news articles (absent: web pages). */
+  vertical?: 'news';
 }
 
 export function searchOptionsOf(r: SearchRequest): SearchOptions {

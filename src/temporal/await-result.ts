@@ -4,20 +4,41 @@ import { workflowFailureToAppError } from './workflow-failure';
 /** Time the API waits beyond a job's own timeout for Temporal to hand back the result. */
 export const RESULT_GRACE_MS = 20_000;
 
+/** How the API gives up on a workflow nobody waits for any more. */
+export interface Abandon {
+  /** Aborted when the client closed its connection. */
+  clientGone: AbortSignal;
+  /** Cancels the workflow, whose activities then stop through their abort signals. */
+  cancel(): Promise<unknown>;
+}
+
 /**
  * The result of a short workflow the API waits on, or SCRAPE_TIMEOUT once the job's timeout
- * (plus a grace for Temporal itself) has passed; a workflow failure becomes its AppError.
+ * (plus a grace for Temporal itself) has passed; a workflow failure becomes its AppError. With
+ * `abandon`, a timeout or a client that went away cancels the workflow, so no worker goes on
+ * with work whose answer nobody will read.
  */
-export async function awaitWorkflowResult<T>(run: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+export async function awaitWorkflowResult<T>(run: Promise<T>, timeoutMs: number, what: string, abandon?: Abandon): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError('SCRAPE_TIMEOUT', `The ${what} did not finish within ${timeoutMs} ms`)), timeoutMs + RESULT_GRACE_MS);
+  let giveUp: ((reason: AppError) => void) | undefined;
+  const givenUp = new Promise<never>((_, reject) => {
+    giveUp = (reason) => {
+      reject(reason);
+      if (!abandon) return;
+      run.catch(() => undefined); // it ends cancelled, and nobody reads it
+      // Best effort: should Temporal not take the cancel, the workflow still ends at its own timeout.
+      abandon.cancel().catch(() => undefined);
+    };
   });
+  const onGone = () => giveUp!(new AppError('SCRAPE_TIMEOUT', `The client closed its connection before the ${what} finished`));
+  timer = setTimeout(() => giveUp!(new AppError('SCRAPE_TIMEOUT', `The ${what} did not finish within ${timeoutMs} ms`)), timeoutMs + RESULT_GRACE_MS);
+  abandon?.clientGone.addEventListener('abort', onGone, { once: true });
   try {
-    return await Promise.race([run, timeout]);
+    return await Promise.race([run, givenUp]);
   } catch (err) {
     throw workflowFailureToAppError(err);
   } finally {
     clearTimeout(timer);
+    abandon?.clientGone.removeEventListener('abort', onGone);
   }
 }

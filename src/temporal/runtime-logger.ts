@@ -14,9 +14,12 @@ const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = 
  * merge object as is: a failed activity or workflow comes as its Error under `error`, which the
  * logger's serializer (log-errors.ts) turns into code, message and stack.
  */
-export function installTemporalLogger(logger: Logger): void {
+export function temporalSdkLogger(logger: Logger): DefaultLogger {
   const child = logger.child({ component: 'temporal' });
-  Runtime.install({
-    logger: new DefaultLogger('WARN', ({ level, message, meta }) => child[LEVELS[level]](meta ?? {}, message)),
-  });
+  return new DefaultLogger('WARN', ({ level, message, meta }) => child[LEVELS[level]](meta ?? {}, message));
+}
+
+/** Installs the SDK's runtime with our logger and nothing else (a worker adds metrics: worker-runtime.ts). */
+export function installTemporalLogger(logger: Logger): void {
+  Runtime.install({ logger: temporalSdkLogger(logger) });
 }

@@ -12,6 +12,7 @@ import { BrowserScraper } from '../browser/browser-scraper';
 import { RobotsCache } from '../crawl/robots';
 import { findChromium } from '../browser/chromium-path';
 import { bundleWorkflowsInChild } from './workflow-bundle';
+import type { WorkerTracing } from '../telemetry/worker-tracing';
 import type { Config } from '../config/env';
 import type { Database } from '../db/client';
 import { LlmClient } from '../extract/llm/llm-client';
@@ -29,6 +30,8 @@ import { ScreenshotStore } from '../screenshots/screenshot-store';
 export interface WorkerExtensions {
   /** Temporal interceptors, e.g. an activity interceptor that injects a failure. */
   interceptors?: WorkerInterceptors;
+  /** OpenTelemetry tracing of workflows and activities (OTEL_EXPORTER_OTLP_ENDPOINT set). */
+  tracing?: WorkerTracing;
 }
 
 export interface WorkerSet {
@@ -95,9 +98,15 @@ export async function createWorkers(
     userAgent: config.USER_AGENT,
     maxBatchSize: config.CRAWL_BATCH_SIZE,
     perHostBatches: config.CRAWL_HOST_CONCURRENCY,
+    teamPagesInFlight: config.TEAM_PAGES_IN_FLIGHT,
   });
   // Both queues run workflows (screenshots run on the browser queue); bundle them once, in a child process.
-  const workflowBundle = await bundleWorkflowsInChild();
+  const workflowBundle = await bundleWorkflowsInChild(extensions.tracing?.workflowInterceptorModules);
+  const { tracing } = extensions;
+  const interceptors: WorkerInterceptors = {
+    ...extensions.interceptors,
+    activity: [...(extensions.interceptors?.activity ?? []), ...(tracing?.interceptors.activity ?? [])],
+  };
   const common = {
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -106,7 +115,8 @@ export async function createWorkers(
     // batch), and its answer is how a running activity learns it was cancelled: within 2 s, the
     // activity's abort signal stops its fetch, its render or its processing thread.
     maxHeartbeatThrottleInterval: '2s',
-    ...(extensions.interceptors && { interceptors: extensions.interceptors }),
+    interceptors,
+    ...(tracing && { sinks: tracing.sinks }),
   };
   const workers: Worker[] = [];
   if (config.WORKER_QUEUES.includes('http')) {

@@ -1,30 +1,53 @@
+import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { ConfigError, loadConfig } from '../config/env';
 import { connectDatabase } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
+import { startReconciler } from '../jobs/reconciler';
 import { createLogger } from '../log';
-import { installTemporalLogger } from '../temporal/runtime-logger';
+import { startWorkerMetricsServer } from '../metrics/worker-metrics-server';
+import { startTracing } from '../telemetry/tracing';
+import { installWorkerRuntime } from '../telemetry/worker-runtime';
+import { workerTracing } from '../telemetry/worker-tracing';
 import { createWorkers } from './create-workers';
 
 /** Worker entry point: polls the task queues named in WORKER_QUEUES until SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('worker', config.LOG_LEVEL);
-  installTemporalLogger(logger);
+  const temporalMetricsUrl = installWorkerRuntime(logger, config.TEMPORAL_METRICS_PORT);
+  const tracing = startTracing('wcs-worker', config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const database = connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await migrateDatabase(config.DATABASE_URL);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const { workers, dispose } = await createWorkers(config, database, connection, logger);
+  const { workers, dispose } = await createWorkers(config, database, connection, logger, tracing && { tracing: workerTracing(tracing) });
+  const metricsServer =
+    config.WORKER_METRICS_PORT > 0
+      ? await startWorkerMetricsServer({ host: config.HOST, port: config.WORKER_METRICS_PORT, ...(temporalMetricsUrl && { temporalMetricsUrl }) }, logger)
+      : undefined;
+  // Reconciliation reads workflows the HTTP queue's workers run.
+  const reconciler = config.WORKER_QUEUES.includes('http')
+    ? startReconciler(database.db, new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config.RECONCILE_INTERVAL_SECONDS * 1000, logger)
+    : undefined;
   logger.info(
-    { queues: workers.map((w) => w.options.taskQueue), temporal: config.TEMPORAL_ADDRESS, llm: config.llm ? `${config.llm.model} at ${config.llm.baseUrl}` : 'none' },
+    {
+      queues: workers.map((w) => w.options.taskQueue),
+      temporal: config.TEMPORAL_ADDRESS,
+      llm: config.llm ? `${config.llm.model} at ${config.llm.baseUrl}` : 'none',
+      metrics: metricsServer?.url ?? 'off',
+      tracing: config.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'off',
+    },
     'worker started',
   );
   try {
     await Promise.all(workers.map((w) => w.run()));
   } finally {
+    await reconciler?.stop();
+    await metricsServer?.close();
     await dispose();
     await connection.close();
     await database.close();
+    await tracing?.close();
     logger.info('worker stopped');
   }
 }

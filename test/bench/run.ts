@@ -11,7 +11,7 @@ export interface BenchModule {
   run(): Promise<void>;
 }
 
-const BENCHES = ['scrape', 'crawl', 'crawl-scale', 'screenshot', 'extract', 'search', 'content'] as const;
+const BENCHES = ['scrape', 'crawl', 'crawl-scale', 'screenshot', 'extract', 'search', 'content', 'overload'] as const;
 /** What `npm run bench` runs without names: all but the long 20,000-page crawl. */
 const DEFAULT = BENCHES.filter((b) => b !== 'crawl-scale');
 

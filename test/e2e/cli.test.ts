@@ -1,27 +1,7 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
-import { ROOT } from '../../src/dev/paths';
+import { describe, expect, it } from 'vitest';
 import { api } from '../helpers/api';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real `wcs` bin against the run's database. */
-function wcs(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [path.join(ROOT, 'src', 'cli', 'bin.cjs'), ...args],
-      { cwd: ROOT, env: { ...process.env, DATABASE_URL: inject('databaseUrl') }, timeout: 60_000 },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+import { wcs } from '../helpers/wcs-cli';
 
 async function remaining(key: string): Promise<number | string> {
   const { status, body } = await api('/v1/team/credit-usage', { key });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { FirecrawlAppV1 as FirecrawlApp } from '@mendable/firecrawl-js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -7,32 +6,25 @@ import { EXTRACT_FIXTURES as F, LONG_PAGE } from '../fixtures/extract-pages';
 import { api, fixture } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
 import { noteFor, runExtract } from '../helpers/extract-job';
-import { answer, pageTextOf, startFakeOpenAi, type ChatRequest, type FakeOpenAi } from '../helpers/fake-openai';
-import { startStack, type Stack } from '../helpers/stack';
+import { answer, pageTextOf, type ChatRequest, type FakeOpenAi } from '../helpers/fake-openai';
+import { startLlmStack, type LlmStack } from '../helpers/llm-stack';
+import type { Stack } from '../helpers/stack';
 
 /**
  * The LLM engine is configured per worker, so these tests run their own API and worker (on
  * their own task queues) pointed at a local server that speaks the OpenAI protocol.
  */
+let llm: LlmStack;
 let fake: FakeOpenAi;
 let stack: Stack;
 const on = () => ({ baseUrl: stack.apiUrl });
 
 beforeAll(async () => {
-  fake = await startFakeOpenAi();
-  stack = await startStack({
-    databaseUrl: inject('databaseUrl'),
-    temporalAddress: inject('temporalAddress'),
-    chromiumPath: inject('chromiumPath'),
-    allowPrivateHosts: [new URL(inject('fixtureUrl')).host],
-    queuePrefix: 'wcs-llm-test',
-    logDir: path.join(inject('logDir'), 'llm-stack'),
-    env: { LLM_BASE_URL: fake.url, LLM_API_KEY: fake.apiKey, LLM_MODEL: 'fake-model', LLM_CONTEXT_TOKENS: '1500' },
-  });
+  llm = await startLlmStack('llm-test', { allowPrivateHosts: [new URL(inject('fixtureUrl')).host], env: { LLM_CONTEXT_TOKENS: '1500' } });
+  ({ fake, stack } = llm);
 });
 afterAll(async () => {
-  await stack?.stop();
-  await fake?.close();
+  await llm?.stop();
 });
 
 const shopSchema = {

@@ -11,7 +11,7 @@ import { startStack, type Stack } from './stack';
 
 export interface EnvironmentOptions {
   /** Names the run's log directory (data/<kind>-logs/<run>). */
-  kind: 'test' | 'bench';
+  kind: 'test' | 'bench' | 'chaos';
   /** `host:port` entries the gate lets through: the fixture servers. */
   allowPrivateHosts: string[];
   /** Extra Temporal dev-server dynamic config. */
@@ -46,8 +46,8 @@ export async function startEnvironment(o: EnvironmentOptions): Promise<Environme
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch((err) => console.error(err));
   };
-  if (o.kind === 'bench') {
-    // A bench is a process of its own: Ctrl-C or a kill must not leave Temporal, the API and the
+  if (o.kind !== 'test') {
+    // A bench (or the chaos suite) is a process of its own: Ctrl-C or a kill must not leave Temporal, the API and the
     // worker running. (A test run's environment is stopped by vitest's teardown.)
     const interrupted = () => void stop().finally(() => process.exit(130));
     process.once('SIGINT', interrupted);

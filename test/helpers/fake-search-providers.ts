@@ -13,8 +13,8 @@ export type FakeBehaviour = FakeHit[] | { status: number } | 'hang';
 
 export interface FakeProvider {
   url: string;
-  /** Queries received, in order, with their parameters. */
-  requests: { query: string; params: Record<string, unknown> }[];
+  /** Queries received, in order, with the path asked and their parameters. */
+  requests: { query: string; path: string; params: Record<string, unknown> }[];
   close(): Promise<void>;
 }
 
@@ -58,7 +58,7 @@ export async function startFakeSearxng(behave: (query: string) => FakeBehaviour)
     }
     const query = url.searchParams.get('q') ?? '';
     const pageno = Number(url.searchParams.get('pageno') ?? 1);
-    requests.push({ query, params: Object.fromEntries(url.searchParams) });
+    requests.push({ query, path: url.pathname, params: Object.fromEntries(url.searchParams) });
     const behaviour = behave(query);
     reply(res, behaviour, () => {
       const hits = Array.isArray(behaviour) && pageno === 1 ? behaviour : [];
@@ -88,11 +88,15 @@ export async function startFakeSearxng(behave: (query: string) => FakeBehaviour)
   return { ...server, requests };
 }
 
-/** A server speaking Serper's API (`POST /search` with X-API-KEY), shaped as serper.dev answers. */
+/**
+ * A server speaking Serper's API (`POST /search`, and `POST /news` for news, with X-API-KEY),
+ * shaped as serper.dev answers (`organic`, or `news` with dates).
+ */
 export async function startFakeSerper(apiKey: string, behave: (query: string) => FakeBehaviour): Promise<FakeProvider> {
   const requests: FakeProvider['requests'] = [];
   const server = await serve((req, body, res) => {
-    if (req.method !== 'POST' || req.url !== '/search') {
+    const vertical = req.url === '/news' ? 'news' : req.url === '/search' ? 'search' : undefined;
+    if (req.method !== 'POST' || !vertical) {
       res.writeHead(404).end();
       return;
     }
@@ -101,13 +105,14 @@ export async function startFakeSerper(apiKey: string, behave: (query: string) =>
       return;
     }
     const params = JSON.parse(body) as { q: string; num?: number };
-    requests.push({ query: params.q, params });
+    requests.push({ query: params.q, path: req.url!, params });
     const behaviour = behave(params.q);
-    reply(res, behaviour, () => ({
-      searchParameters: { ...params, type: 'search', engine: 'google' },
-      organic: (behaviour as FakeHit[]).slice(0, params.num ?? 10).map((h, i) => ({ title: h.title, link: h.url, snippet: h.snippet, position: i + 1 })),
-      credits: 1,
-    }));
+    reply(res, behaviour, () => {
+      const hits = (behaviour as FakeHit[]).slice(0, params.num ?? 10);
+      return vertical === 'news'
+        ? { searchParameters: { ...params, type: 'news', engine: 'google' }, news: hits.map((h, i) => ({ title: h.title, link: h.url, snippet: h.snippet, date: '2 hours ago', source: 'Fake News', position: i + 1 })), credits: 1 }
+        : { searchParameters: { ...params, type: 'search', engine: 'google' }, organic: hits.map((h, i) => ({ title: h.title, link: h.url, snippet: h.snippet, position: i + 1 })), credits: 1 };
+    });
   });
   return { ...server, requests };
 }

@@ -18,10 +18,16 @@ export interface StackOptions {
 
 export interface Stack {
   apiUrl: string;
+  /** The worker's Prometheus endpoint (WORKER_METRICS_PORT). */
+  workerMetricsUrl: string;
   api: ManagedProcess;
   worker: ManagedProcess;
   /** Starts a new worker process with the same settings (after the old one was killed). */
   restartWorker(): Promise<ManagedProcess>;
+  /** Starts one more worker process polling the same queues (its metrics on ports of its own); stopped with the stack. */
+  addWorker(): Promise<ManagedProcess>;
+  /** Starts a new API process on the same port (after the old one was killed). */
+  restartApi(): Promise<ManagedProcess>;
   stop(): Promise<void>;
 }
 
@@ -29,6 +35,8 @@ export interface Stack {
 export async function startStack(o: StackOptions): Promise<Stack> {
   mkdirSync(o.logDir, { recursive: true });
   const port = await freePort();
+  // Ports of its own: several stacks' workers run on one machine.
+  const workerMetricsPort = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -40,6 +48,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     DATA_DIR: path.join(o.logDir, 'data'),
     LOG_LEVEL: 'info',
     RATE_LIMIT_PER_MINUTE: '0',
+    WORKER_METRICS_PORT: String(workerMetricsPort),
+    TEMPORAL_METRICS_PORT: String(await freePort()),
     ...o.env,
   };
   const logTo = (name: string) => {
@@ -47,12 +57,16 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     return ['ignore', fd, fd] as const;
   };
   let worker = startService('worker', env, [...logTo('worker')]);
-  const api = startService('api', env, [...logTo('api')]);
+  let api = startService('api', env, [...logTo('api')]);
+  const extraWorkers: ManagedProcess[] = [];
   const apiUrl = `http://127.0.0.1:${port}`;
   await waitUntilReady(apiUrl, 120_000, api, worker);
   return {
     apiUrl,
-    api,
+    workerMetricsUrl: `http://127.0.0.1:${workerMetricsPort}/metrics`,
+    get api() {
+      return api;
+    },
     get worker() {
       return worker;
     },
@@ -60,8 +74,18 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       worker = startService('worker', env, [...logTo('worker')]);
       return worker;
     },
+    async addWorker() {
+      const ports = { WORKER_METRICS_PORT: String(await freePort()), TEMPORAL_METRICS_PORT: String(await freePort()) };
+      const extra = startService('worker', { ...env, ...ports }, [...logTo(`worker-${extraWorkers.length + 2}`)]);
+      extraWorkers.push(extra);
+      return extra;
+    },
+    async restartApi() {
+      api = startService('api', env, [...logTo('api')]);
+      return api;
+    },
     async stop() {
-      await Promise.all([api.stop(), worker.stop()]);
+      await Promise.all([api.stop(), worker.stop(), ...extraWorkers.map((w) => w.stop())]);
     },
   };
 }

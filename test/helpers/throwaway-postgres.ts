@@ -3,6 +3,7 @@ import { accessSync, chownSync, constants, mkdtempSync, readdirSync, rmSync } fr
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { migrateDatabase } from '../../src/db/migrate';
 import { freePort } from './free-port';
 
 const run = promisify(execFile);
@@ -82,4 +83,13 @@ export async function startThrowawayPostgres(binDir: string): Promise<ThrowawayP
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A throwaway server with our schema migrated; fails clearly where the server binaries are missing. */
+export async function startMigratedPostgres(): Promise<ThrowawayPostgres> {
+  const binDir = postgresBinDir();
+  if (!binDir) throw new Error('initdb and pg_ctl not found: install PostgreSQL server binaries (Debian: postgresql) to run this test');
+  const pg = await startThrowawayPostgres(binDir);
+  await migrateDatabase(pg.url);
+  return pg;
 }

@@ -27,6 +27,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
       allowPrivateHosts: [`127.0.0.1:${fixtures.port}`, ...SITE_HOSTS],
       // Low enough that every sizeable crawl in the suite continues as new, more than once.
       temporalConfig: { 'limit.historyCount.suggestContinueAsNew': 150 },
+      // Reconciling often, so a test sees a job whose workflow was terminated reconciled within
+      // seconds. The shared stack serves every file's crawls and scrapes at once, mostly as one
+      // team, so the fairness and backpressure limits are off there (as the rate limit is, in
+      // stack.ts); the files that test them set them (fairness per team with `wcs limits`).
+      stackEnv: { RECONCILE_INTERVAL_SECONDS: '2', TEAM_PAGES_IN_FLIGHT: '10000', MAX_SCRAPES_IN_FLIGHT: '0' },
       log,
     });
   } catch (err) {
@@ -36,6 +41,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   log(`stack ready at ${env.stack.apiUrl}; logs in ${env.logDir}`);
 
   project.provide('apiUrl', env.stack.apiUrl);
+  project.provide('workerMetricsUrl', env.stack.workerMetricsUrl);
   project.provide('apiKey', env.team.key);
   project.provide('teamId', env.team.teamId);
   project.provide('brokeKey', env.broke.key);

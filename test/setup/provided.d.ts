@@ -4,6 +4,8 @@ declare module 'vitest' {
   /** Values the global setup hands to every test file. */
   export interface ProvidedContext {
     apiUrl: string;
+    /** The shared stack's worker /metrics. */
+    workerMetricsUrl: string;
     apiKey: string;
     teamId: string;
     brokeKey: string;

@@ -4,11 +4,14 @@ import { AppError } from '../../errors';
 
 /**
  * Reads a JSON body for POST/PUT/PATCH into `ctx.request.body`. The body is parsed as JSON
- * whatever its Content-Type says (`curl -d` sends form encoding); an empty body is `{}`.
+ * whatever its Content-Type says (`curl -d` sends form encoding) except multipart uploads,
+ * which stay unread for their route; an empty body is `{}`.
  */
 export function jsonBody(limitBytes: number): Middleware {
   return async (ctx, next) => {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return next();
+    // File uploads (POST /v2/parse) are read, with their own size limit, by the route.
+    if (ctx.is('multipart/form-data')) return next();
     let raw: string;
     try {
       raw = await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8', length: ctx.get('content-length') || undefined });

@@ -1,25 +1,31 @@
 import type { Middleware } from 'koa';
+import type { AuthenticatedTeam } from '../../accounts/api-keys';
+import type { Db } from '../../db/client';
 import { AppError } from '../../errors';
+import { countRequest, type BucketState, type RequestLimits } from '../../limits/request-counter';
 
 /**
- * A fixed one-minute window per API key, kept in this process. Behind several API replicas each
- * enforces its own share; that is loose but never blocks a legitimate client.
+ * Request limits per API key and per team, counted in Postgres (see request-counter.ts) so that
+ * several API replicas share them. Every answer carries the IETF draft's `RateLimit-Limit`,
+ * `RateLimit-Remaining` and `RateLimit-Reset` for the bucket closest to its limit; past a
+ * limit the answer is 429 RATE_LIMITED with `Retry-After`.
  */
-export function rateLimit(perMinute: number): Middleware {
-  const windows = new Map<string, { start: number; count: number }>();
+export function rateLimit(db: Db, defaults: RequestLimits): Middleware {
   return async (ctx, next) => {
-    if (perMinute <= 0) return next();
-    const key: string = ctx.state.team.keyPrefix;
-    const now = Date.now();
-    let w = windows.get(key);
-    if (!w || now - w.start >= 60_000) {
-      if (windows.size > 10_000) windows.clear();
-      w = { start: now, count: 0 };
-      windows.set(key, w);
-    }
-    if (++w.count > perMinute) {
-      const retryAfterSeconds = Math.ceil((w.start + 60_000 - now) / 1000);
-      throw new AppError('RATE_LIMITED', `More than ${perMinute} requests in a minute for this key; retry after ${retryAfterSeconds}s`, undefined, { retryAfterSeconds });
+    const team: AuthenticatedTeam = ctx.state.team;
+    const limited = (await countRequest(db, { keyPrefix: team.keyPrefix, teamId: team.teamId }, defaults)).filter((b) => b.limit > 0);
+    if (limited.length === 0) return next();
+    const remaining = (b: BucketState) => Math.max(0, b.limit - b.hits);
+    const tightest = limited.reduce((a, b) => (remaining(b) < remaining(a) ? b : a));
+    ctx.set('RateLimit-Limit', String(tightest.limit));
+    ctx.set('RateLimit-Remaining', String(remaining(tightest)));
+    ctx.set('RateLimit-Reset', String(tightest.resetSeconds));
+    const over = limited.find((b) => b.hits > b.limit);
+    if (over) {
+      const whose = over.bucket === 'key' ? 'this key' : "this key's team";
+      throw new AppError('RATE_LIMITED', `More than ${over.limit} requests in a minute for ${whose}; retry after ${over.resetSeconds}s`, undefined, {
+        retryAfterSeconds: over.resetSeconds,
+      });
     }
     return next();
   };

@@ -5,9 +5,9 @@ import { errorSchema } from '../schemas/error-schema';
 const COMMON_ERRORS: Record<number, string> = {
   400: 'Invalid body or query (BAD_REQUEST, BAD_REQUEST_INVALID_JSON)',
   401: 'Missing, unknown or revoked API key',
-  429: 'Rate limit exceeded (RATE_LIMITED, with Retry-After)',
+  429: "Over the key's or the team's request rate (RATE_LIMITED, with Retry-After and RateLimit-* headers)",
   500: 'Internal error, with an error id that is also logged',
-  503: 'Postgres or Temporal is unreachable (SERVICE_UNAVAILABLE, with Retry-After); retry later',
+  503: 'Postgres or Temporal is unreachable, or (scrapes, screenshots) the workers are saturated (SERVICE_UNAVAILABLE, with Retry-After); retry later',
 };
 
 type Schemas = Record<string, unknown>;

@@ -2,9 +2,29 @@ import { z } from 'zod';
 import { batchOptionsOf, batchScrapeRequestSchema } from '../../crawl/crawl-options';
 import { submitCrawl } from '../../crawl/submit-crawl';
 import { AppError } from '../../errors';
+import type { PublicUrlGate } from '../../net/public-url-gate';
 import type { ApiDeps } from '../api-deps';
 import type { RouteTable } from '../route';
-import { registerJobStatusRoutes } from './crawl';
+import { registerJobStatusRoutes, v1DocumentView } from './crawl';
+
+/**
+ * A batch's URLs the gate lets through, normalised, and the others. An invalid or blocked URL
+ * refuses the batch unless `ignoreInvalid`; a batch with no valid URL is refused either way.
+ */
+export function partitionBatchUrls(gate: PublicUrlGate, urls: readonly string[], ignoreInvalid: boolean): { valid: string[]; invalid: string[] } {
+  const valid: string[] = [];
+  const invalid: string[] = [];
+  for (const url of urls) {
+    try {
+      valid.push(gate.parse(url).href);
+    } catch (err) {
+      if (!ignoreInvalid) throw err;
+      invalid.push(url);
+    }
+  }
+  if (valid.length === 0) throw new AppError('BAD_REQUEST', 'None of the URLs can be scraped', invalid.map((u) => ({ path: 'urls', message: `${u} is not a public http(s) URL` })));
+  return { valid, invalid };
+}
 
 export function registerBatchRoutes(routes: RouteTable, deps: ApiDeps): void {
   routes.add({
@@ -25,17 +45,7 @@ export function registerBatchRoutes(routes: RouteTable, deps: ApiDeps): void {
       403: { description: 'A URL is not public and ignoreInvalidURLs is off (URL_BLOCKED)' },
     },
     handler: async (ctx, { body }) => {
-      const valid: string[] = [];
-      const invalid: string[] = [];
-      for (const url of body.urls) {
-        try {
-          valid.push(deps.gate.parse(url).href);
-        } catch (err) {
-          if (!body.ignoreInvalidURLs) throw err;
-          invalid.push(url);
-        }
-      }
-      if (valid.length === 0) throw new AppError('BAD_REQUEST', 'None of the URLs can be scraped', invalid.map((u) => ({ path: 'urls', message: `${u} is not a public http(s) URL` })));
+      const { valid, invalid } = partitionBatchUrls(deps.gate, body.urls, body.ignoreInvalidURLs);
       const idempotencyKey = ctx.get('x-idempotency-key') || undefined;
       const { origin: _o, integration: _i, ...request } = body;
       const id = await submitCrawl(deps, {
@@ -48,5 +58,5 @@ export function registerBatchRoutes(routes: RouteTable, deps: ApiDeps): void {
     },
   });
 
-  registerJobStatusRoutes(routes, deps, '/v1/batch/scrape', 'batch scrape');
+  registerJobStatusRoutes(routes, deps, { base: '/v1/batch/scrape', label: 'batch scrape', tag: 'Crawling', view: v1DocumentView });
 }

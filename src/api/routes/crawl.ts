@@ -2,12 +2,14 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { crawlOptionsOf, crawlRequestSchema, type CrawlOptions } from '../../crawl/crawl-options';
 import { crawlCounts } from '../../crawl/crawl-counts';
-import { crawlDocuments, crawlErrors, crawlGraph, graphToDot, MAX_PAGE_SIZE } from '../../crawl/crawl-results';
+import { crawlErrors, crawlPages, crawlGraph, graphToDot, MAX_PAGE_SIZE } from '../../crawl/crawl-results';
 import { retryFailedPages } from '../../crawl/retry-failed-pages';
 import { submitCrawl } from '../../crawl/submit-crawl';
 import { jobs } from '../../db/schema';
 import { AppError } from '../../errors';
 import { findJob, type JobRow } from '../../jobs/job-store';
+import { pageToDocument, type PageRow } from '../../jobs/page-document';
+import type { Document } from '../../scrape/document';
 import type { ApiDeps } from '../api-deps';
 import { checkTarget } from '../preflight';
 import type { RouteContext, RouteTable } from '../route';
@@ -27,29 +29,42 @@ export const statusQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(MAX_PAGE_SIZE).describe(`Documents to return (at most ${MAX_PAGE_SIZE}, and about 10 MB).`),
 });
 
-export const crawlStatusSchema = z.object({
-  success: z.literal(true),
-  status: z.enum(['scraping', 'completed', 'failed', 'cancelled']),
-  total: z.number().int().describe('Pages discovered and admitted to the crawl (queued, in flight or done).'),
-  completed: z.number().int(),
-  failed: z.number().int(),
-  creditsUsed: z.number().int(),
-  expiresAt: z.string(),
-  next: z.string().optional().describe('Absolute URL of the next page of documents; absent on the last page.'),
-  error: z.string().optional(),
-  data: z.array(documentSchema),
-});
+/** How status answers render stored pages: as v1 documents, or (under /v2) v2 ones. */
+export interface DocumentView<D> {
+  /** A stored page as a document, given its job's options. */
+  render: (row: PageRow, options: CrawlOptions) => D;
+  /** The rendered document's schema, for the OpenAPI document. */
+  schema: z.ZodType;
+}
 
-const errorsSchema = z.object({
+export const v1DocumentView: DocumentView<Document> = { render: (row, options) => pageToDocument(row, options.scrapeOptions.formats), schema: documentSchema };
+
+/** The status answer's schema, with documents of `document`. */
+export function crawlStatusSchemaOf(document: z.ZodType) {
+  return z.object({
+    success: z.literal(true),
+    status: z.enum(['scraping', 'completed', 'failed', 'cancelled']),
+    total: z.number().int().describe('Pages discovered and admitted to the crawl (queued, in flight or done).'),
+    completed: z.number().int(),
+    failed: z.number().int(),
+    creditsUsed: z.number().int(),
+    expiresAt: z.string(),
+    next: z.string().optional().describe('Absolute URL of the next page of documents; absent on the last page.'),
+    error: z.string().optional(),
+    data: z.array(document),
+  });
+}
+
+export const crawlErrorsSchema = z.object({
   success: z.literal(true),
   errors: z.array(z.object({ id: z.string(), timestamp: z.string(), url: z.string(), error: z.string(), code: z.string(), attempts: z.number().int() })),
   robotsBlocked: z.array(z.string()),
 });
 
-/** The status answer of GET /v1/crawl/:id (also for batches), read from Postgres. */
-export async function crawlStatus(deps: ApiDeps, job: JobRow, skip: number, limit: number, basePath: string) {
+/** The status answer of a crawl or batch job, read from Postgres, with documents rendered by `view`. */
+export async function jobStatus<D>(deps: ApiDeps, job: JobRow, skip: number, limit: number, basePath: string, view: DocumentView<D>) {
   const options = job.options as CrawlOptions;
-  const [counts, page] = await Promise.all([crawlCounts(deps.db, job.id), crawlDocuments(deps.db, job.id, options.scrapeOptions.formats, skip, limit)]);
+  const [counts, page] = await Promise.all([crawlCounts(deps.db, job.id), crawlPages(deps.db, job.id, (row) => view.render(row, options), skip, limit)]);
   return {
     success: true as const,
     status: job.status,
@@ -64,6 +79,18 @@ export async function crawlStatus(deps: ApiDeps, job: JobRow, skip: number, limi
   };
 }
 
+/** The team's running crawls and batches, newest first. */
+export async function activeCrawls(deps: ApiDeps, teamId: string) {
+  const rows = await deps.db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.teamId, teamId), eq(jobs.status, 'scraping'), inArray(jobs.kind, [...CRAWL_KINDS])))
+    .orderBy(desc(jobs.createdAt));
+  return rows.map((j) => ({ id: j.id, teamId: j.teamId, url: j.url ?? '', options: j.options as Record<string, unknown> }));
+}
+
+export const activeCrawlsSchema = z.object({ success: z.literal(true), crawls: z.array(z.object({ id: z.string(), teamId: z.string(), url: z.string(), options: z.record(z.string(), z.unknown()) })) });
+
 /** Cancels the run; finished pages stay. A crawl that already ended keeps its status. */
 export async function cancelCrawl(deps: ApiDeps, job: JobRow): Promise<string> {
   if (job.status !== 'scraping') return job.status;
@@ -75,29 +102,44 @@ export async function cancelCrawl(deps: ApiDeps, job: JobRow): Promise<string> {
   return 'cancelled';
 }
 
+/** Where and how registerJobStatusRoutes serves a kind of job. */
+export interface JobRoutes<D> {
+  /** Path prefix, e.g. `/v1/crawl`. */
+  base: string;
+  /** What the job is called in the documentation. */
+  label: string;
+  /** OpenAPI tag of the routes. */
+  tag: string;
+  /** How the status answer renders stored pages. */
+  view: DocumentView<D>;
+  /** Added to the status route's description. */
+  statusNote?: string;
+}
+
 /**
  * Status, cancel and errors of a crawl job under `base`. A batch scrape is a crawl too, so the
- * same routes serve /v1/crawl/:id and /v1/batch/scrape/:id, for either kind of job.
+ * same routes serve /v1/crawl/:id and /v1/batch/scrape/:id (and their /v2 twins), for either kind
+ * of job.
  */
-export function registerJobStatusRoutes(routes: RouteTable, deps: ApiDeps, base: string, label: string): void {
+export function registerJobStatusRoutes<D>(routes: RouteTable, deps: ApiDeps, { base, label, tag, view, statusNote }: JobRoutes<D>): void {
   routes.add({
     method: 'get',
     path: `${base}/:id`,
-    tag: 'Crawling',
+    tag,
     summary: `Status and pages of a ${label}`,
-    description: 'Reads Postgres, so pages appear while the crawl runs. Follow `next` for more documents.',
+    description: `Reads Postgres, so pages appear while the crawl runs. Follow \`next\` for more documents.${statusNote ? ` ${statusNote}` : ''}`,
     auth: true,
     query: statusQuerySchema,
-    responses: { 200: { description: 'Status and a page of documents', schema: crawlStatusSchema }, 404: { description: `No such ${label} for this team` } },
+    responses: { 200: { description: 'Status and a page of documents', schema: crawlStatusSchemaOf(view.schema) }, 404: { description: `No such ${label} for this team` } },
     handler: async (ctx, { query }) => {
-      ctx.body = await crawlStatus(deps, await requireCrawlJob(deps, ctx), query.skip, query.limit, base);
+      ctx.body = await jobStatus(deps, await requireCrawlJob(deps, ctx), query.skip, query.limit, base, view);
     },
   });
 
   routes.add({
     method: 'delete',
     path: `${base}/:id`,
-    tag: 'Crawling',
+    tag,
     summary: `Cancel a ${label}`,
     description: 'In-flight pages stop; pages already scraped are kept.',
     auth: true,
@@ -111,11 +153,11 @@ export function registerJobStatusRoutes(routes: RouteTable, deps: ApiDeps, base:
     routes.add({
       method,
       path: `${base}/:id/errors`,
-      tag: 'Crawling',
+      tag,
       summary: `Pages of a ${label} that failed, and URLs robots.txt blocked`,
       description: 'GET and DELETE answer the same (the Firecrawl v1 SDK sends DELETE).',
       auth: true,
-      responses: { 200: { description: 'Errors', schema: errorsSchema }, 404: { description: `No such ${label}` } },
+      responses: { 200: { description: 'Errors', schema: crawlErrorsSchema }, 404: { description: `No such ${label}` } },
       handler: async (ctx) => {
         ctx.body = { success: true, ...(await crawlErrors(deps.db, (await requireCrawlJob(deps, ctx)).id)) };
       },
@@ -154,23 +196,13 @@ export function registerCrawlRoutes(routes: RouteTable, deps: ApiDeps): void {
     tag: 'Crawling',
     summary: "The team's running crawls",
     auth: true,
-    responses: {
-      200: {
-        description: 'Running crawls and batches',
-        schema: z.object({ success: z.literal(true), crawls: z.array(z.object({ id: z.string(), teamId: z.string(), url: z.string(), options: z.record(z.string(), z.unknown()) })) }),
-      },
-    },
+    responses: { 200: { description: 'Running crawls and batches', schema: activeCrawlsSchema } },
     handler: async (ctx) => {
-      const rows = await deps.db
-        .select()
-        .from(jobs)
-        .where(and(eq(jobs.teamId, ctx.state.team.teamId), eq(jobs.status, 'scraping'), inArray(jobs.kind, [...CRAWL_KINDS])))
-        .orderBy(desc(jobs.createdAt));
-      ctx.body = { success: true, crawls: rows.map((j) => ({ id: j.id, teamId: j.teamId, url: j.url ?? '', options: j.options })) };
+      ctx.body = { success: true, crawls: await activeCrawls(deps, ctx.state.team.teamId) };
     },
   });
 
-  registerJobStatusRoutes(routes, deps, '/v1/crawl', 'crawl');
+  registerJobStatusRoutes(routes, deps, { base: '/v1/crawl', label: 'crawl', tag: 'Crawling', view: v1DocumentView });
 
   routes.add({
     method: 'get',

@@ -1,17 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { mapWorkflow } from '../../../workflows';
 import { mapRequestSchema } from '../../crawl/crawl-options';
-import { PRICES } from '../../credits/pricing';
-import { jobs } from '../../db/schema';
-import { createJob } from '../../jobs/job-store';
-import { awaitWorkflowResult } from '../../temporal/await-result';
 import type { ApiDeps } from '../api-deps';
-import { checkTarget, requireCredits } from '../preflight';
 import type { RouteTable } from '../route';
-
-const DEFAULT_MAP_TIMEOUT_MS = 60_000;
+import { runMap } from '../run-map';
 
 export function registerMapRoutes(routes: RouteTable, deps: ApiDeps): void {
   routes.add({
@@ -28,22 +19,9 @@ export function registerMapRoutes(routes: RouteTable, deps: ApiDeps): void {
       403: { description: 'Not a public URL (URL_BLOCKED)' },
     },
     handler: async (ctx, { body }) => {
-      const { team } = ctx.state;
-      await checkTarget(deps.gate, body.url);
-      await requireCredits(deps.db, team.teamId, PRICES.map, 'A map');
       const { origin: _o, integration: _i, ...options } = body;
-      const jobId = randomUUID();
-      await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'map', url: body.url, options, ttlHours: deps.config.JOB_TTL_HOURS });
-      const timeoutMs = body.timeout ?? DEFAULT_MAP_TIMEOUT_MS;
-      const run = deps.temporal.workflow.execute(mapWorkflow, {
-        taskQueue: deps.config.taskQueues.http,
-        workflowId: `map-${jobId}`,
-        args: [{ jobId, timeoutMs }],
-        workflowExecutionTimeout: timeoutMs * 2 + 30_000,
-      });
-      await awaitWorkflowResult(run, timeoutMs, 'map');
-      const [job] = await deps.db.select({ result: jobs.result }).from(jobs).where(eq(jobs.id, jobId));
-      ctx.body = { success: true, links: (job?.result as { links: string[] } | null)?.links ?? [] };
+      const { links } = await runMap(deps, ctx.state.team, options);
+      ctx.body = { success: true, links };
     },
   });
 }

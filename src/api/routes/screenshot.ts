@@ -4,6 +4,7 @@ import { screenshotWorkflow } from '../../../workflows';
 import { PRICES } from '../../credits/pricing';
 import { AppError } from '../../errors';
 import { createJob } from '../../jobs/job-store';
+import { refuseWhenSaturated } from '../../limits/saturation';
 import { SCREENSHOT_FORMATS, parseScreenshotFileName } from '../../screenshots/screenshot-ids';
 import { screenshotOptionsOf, screenshotRequestSchema } from '../../screenshots/screenshot-options';
 import type { ScreenshotRow } from '../../screenshots/screenshot-store';
@@ -57,6 +58,7 @@ export function registerScreenshotRoutes(routes: RouteTable, deps: ApiDeps): voi
       const options = screenshotOptionsOf(body);
       await checkTarget(deps.gate, body.url);
       await requireCredits(deps.db, team.teamId, PRICES.screenshotCapture, 'A screenshot');
+      await refuseWhenSaturated(deps.db, deps.config.MAX_SCRAPES_IN_FLIGHT);
 
       const jobId = randomUUID();
       await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'screenshot', url: body.url, options, ttlHours: deps.config.JOB_TTL_HOURS });

@@ -1,18 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { z } from 'zod';
-import { searchWorkflow } from '../../../workflows';
-import { searchResultCredits } from '../../credits/pricing';
-import { jobs, pages, searchResults } from '../../db/schema';
-import { requireLlmForPromptOnly } from '../../extract/spec-fields';
-import { createJob } from '../../jobs/job-store';
-import { pageColumns, pageToDocument } from '../../jobs/page-document';
-import type { SearchJobResult } from '../../search/finish-search';
-import { searchOptionsOf, searchRequestSchema, type SearchOptions } from '../../search/search-options';
-import { awaitWorkflowResult } from '../../temporal/await-result';
+import { pageToDocument } from '../../jobs/page-document';
+import { searchOptionsOf, searchRequestSchema } from '../../search/search-options';
 import type { ApiDeps } from '../api-deps';
-import { requireCredits } from '../preflight';
 import type { RouteTable } from '../route';
+import { runSearch } from '../run-search';
 import { documentSchema } from '../schemas/document-schema';
 
 const searchResultSchema = documentSchema.partial({ metadata: true }).extend({
@@ -21,27 +12,6 @@ const searchResultSchema = documentSchema.partial({ metadata: true }).extend({
   description: z.string(),
   score: z.number().describe('The blend of provider rank and BM25 relevance the results are ordered by, in (0, 1].'),
 });
-
-/** The job's ranked results, best first, with the formats asked for when pages were scraped. */
-async function rankedResults(deps: ApiDeps, jobId: string, options: SearchOptions) {
-  const { formats } = options.scrapeOptions;
-  const rows = await deps.db
-    .select({ result: searchResults, page: pageColumns })
-    .from(searchResults)
-    .leftJoin(pages, and(eq(pages.jobId, searchResults.jobId), eq(pages.urlKey, searchResults.urlKey), eq(searchResults.scraped, true)))
-    .where(and(eq(searchResults.jobId, jobId), isNotNull(searchResults.rank)))
-    .orderBy(asc(searchResults.rank));
-  return rows.map(({ result, page }) => {
-    const document = page ? pageToDocument(page, formats) : undefined;
-    return {
-      url: result.url,
-      title: result.title || document?.metadata.title || '',
-      description: result.description || document?.metadata.description || '',
-      score: result.score ?? 0,
-      ...document,
-    };
-  });
-}
 
 export function registerSearchRoutes(routes: RouteTable, deps: ApiDeps): void {
   routes.add({
@@ -62,25 +32,10 @@ export function registerSearchRoutes(routes: RouteTable, deps: ApiDeps): void {
       502: { description: 'Every configured search provider failed or timed out; the message names each (SEARCH_PROVIDER_ERROR)' },
     },
     handler: async (ctx, { body }) => {
-      const { team } = ctx.state;
       const options = searchOptionsOf(body);
-      if (options.scrapeOptions.jsonOptions) requireLlmForPromptOnly(options.scrapeOptions.jsonOptions, deps.config.llm);
-      await requireCredits(deps.db, team.teamId, options.limit * searchResultCredits(options.scrapeOptions.formats), 'This search');
-
-      const jobId = randomUUID();
-      const acceptedAt = Date.now();
-      await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'search', options, ttlHours: deps.config.JOB_TTL_HOURS });
-      const run = deps.temporal.workflow.execute(searchWorkflow, {
-        taskQueue: deps.config.taskQueues.http,
-        workflowId: `search-${jobId}`,
-        staticSummary: `search: ${options.query.slice(0, 200)}`,
-        workflowExecutionTimeout: options.timeout + 60_000,
-        args: [{ jobId, teamId: team.teamId, options, acceptedAt, browserQueue: deps.config.taskQueues.browser }],
-      });
-      await awaitWorkflowResult(run, options.timeout, 'search');
-      const [job] = await deps.db.select({ result: jobs.result }).from(jobs).where(eq(jobs.id, jobId));
-      const { warning } = (job?.result ?? {}) as Partial<SearchJobResult>;
-      ctx.body = { success: true, id: jobId, data: await rankedResults(deps, jobId, options), ...(warning && { warning }) };
+      const { jobId, results, warning } = await runSearch(deps, ctx.state.team, options);
+      const data = results.map(({ page, indexedPageId: _indexed, ...result }) => ({ ...result, ...(page && pageToDocument(page, options.scrapeOptions.formats)) }));
+      ctx.body = { success: true, id: jobId, data, ...(warning && { warning }) };
     },
   });
 }

@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { pages } from '../../db/schema';
-import { pageColumns, pageToDocument } from '../../jobs/page-document';
+import { toV2Document } from '../../api/v2/document';
+import { pageColumns, pageToDocument, type PageRow } from '../../jobs/page-document';
 import type { GuardedFetcher } from '../../net/guarded-fetcher';
 import { loadCrawlJob } from '../crawl-job';
+import type { CrawlOptions } from '../crawl-options';
 import { signWebhook } from './sign-webhook';
 import { markDelivered, markFailedAttempt, nextWebhookEvent, type WebhookEventRow } from './webhook-events';
 
@@ -19,11 +21,16 @@ export interface DeliveryProgress {
   done: boolean;
 }
 
-async function payloadOf(db: Db, jobId: string, event: WebhookEventRow, formats: Parameters<typeof pageToDocument>[1], metadata: Record<string, unknown>) {
+/** A page as the API that started the job shows it: a v1 document, or a v2 one for a /v2 job. */
+function documentOf(row: PageRow, options: CrawlOptions): unknown {
+  return options.v2Output ? toV2Document(row, options.v2Output) : pageToDocument(row, options.scrapeOptions.formats);
+}
+
+async function payloadOf(db: Db, jobId: string, event: WebhookEventRow, options: CrawlOptions, metadata: Record<string, unknown>) {
   const data = [];
   if (event.type === 'crawl.page' && event.pageId) {
     const [row] = await db.select(pageColumns).from(pages).where(eq(pages.id, event.pageId));
-    if (row) data.push(pageToDocument(row, formats));
+    if (row) data.push(documentOf(row, options));
   }
   return { success: event.type !== 'crawl.failed', type: event.type, id: jobId, data, ...(event.error && { error: event.error }), metadata };
 }
@@ -40,7 +47,7 @@ export async function deliverDueWebhooks(db: Db, fetcher: GuardedFetcher, jobId:
     }
     if (Date.now() - started > BUDGET_MS) return { waitMs: 0, done: false };
     heartbeat();
-    const body = JSON.stringify(await payloadOf(db, jobId, due, job.options.scrapeOptions.formats, webhook.metadata));
+    const body = JSON.stringify(await payloadOf(db, jobId, due, job.options, webhook.metadata));
     try {
       const status = await fetcher.post(
         webhook.url,

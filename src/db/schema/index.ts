@@ -6,3 +6,4 @@ export * from './crawl';
 export * from './screenshots';
 export * from './extractions';
 export * from './search';
+export * from './limits';

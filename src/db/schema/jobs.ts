@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { teams } from './accounts';
 
@@ -32,5 +33,7 @@ export const jobs = pgTable(
   (t) => [
     index('jobs_team_created_idx').on(t.teamId, t.createdAt),
     uniqueIndex('jobs_team_idempotency_idx').on(t.teamId, t.idempotencyKey),
+    /** Work in flight: what a team's in-flight limit and the API's saturation check count. */
+    index('jobs_in_flight_idx').on(t.teamId, t.kind).where(sql`${t.status} = 'scraping'`),
   ],
 );

@@ -1,7 +1,7 @@
 import { AppError } from '../../errors';
 import type { JsonSchema } from '../json-schema';
 import { extractSchemaProblems } from '../schema-validator';
-import type { ChatMessage, LlmClient } from './llm-client';
+import { unfencedJson, type ChatMessage, type LlmClient } from './llm-client';
 import { chunkText } from './chunk-text';
 
 const SYSTEM = `You design JSON Schemas (draft-07) for extracting data from web pages.
@@ -33,7 +33,7 @@ export async function inferSchema(client: LlmClient, prompt: string, sample: str
     tokens += reply.tokens;
     let schema: unknown;
     try {
-      schema = JSON.parse(reply.content.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, ''));
+      schema = JSON.parse(unfencedJson(reply.content));
     } catch (err) {
       problems = [`the answer is not JSON (${(err as Error).message})`];
     }

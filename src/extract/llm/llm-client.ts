@@ -13,6 +13,11 @@ export interface JsonReply {
   tokens: number;
 }
 
+/** A JSON reply without the Markdown code fence some models wrap it in. */
+export function unfencedJson(content: string): string {
+  return content.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+}
+
 /** Servers that do not know `json_schema` say so in a 400 (OpenAI-compatible servers word it differently). */
 const SCHEMA_FORMAT_REFUSED = /response_format|json_schema|structured output|schema/i;
 

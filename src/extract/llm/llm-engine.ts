@@ -8,7 +8,7 @@ import { mergeResults } from '../merge-results';
 import { schemaProblems } from '../schema-validator';
 import { chunkText } from './chunk-text';
 import { evidenceConfidence, PageText } from './evidence';
-import type { ChatMessage, LlmClient } from './llm-client';
+import { unfencedJson, type ChatMessage, type LlmClient } from './llm-client';
 import { countTokens } from './tokens';
 
 export const DEFAULT_SYSTEM_PROMPT = `You extract facts from one web page into JSON.
@@ -56,7 +56,7 @@ function pathKey(path: string): string {
 
 /** The answer as {data, evidence}; a model in JSON mode may answer with the bare data object. */
 function parseAnswer(content: string): { data: unknown; evidence: Evidence[] } | { error: string } {
-  const body = content.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const body = unfencedJson(content);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

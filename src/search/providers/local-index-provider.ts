@@ -16,7 +16,8 @@ interface IndexRow extends Record<string, unknown> {
  * `local`: Postgres full-text search over every page this deployment has scraped or crawled
  * (pages marked searchable), newest copy per URL, ranked by ts_rank over the weighted vector.
  * `lang` picks the stemmer and the pages of that language; `tbs` filters on when the page was
- * scraped; country and location do not apply to a local index.
+ * scraped; country and location do not apply to a local index. News are the dated pages
+ * (articles with a published time), which is what this index knows of news.
  */
 export class LocalIndexProvider implements SearchProvider {
   readonly name = 'local';
@@ -41,6 +42,7 @@ export class LocalIndexProvider implements SearchProvider {
           WHERE p.searchable AND p.search_language = ${config} AND p.search_vector @@ q.query
             AND NOT EXISTS (SELECT 1 FROM pages n WHERE n.url_key = p.url_key AND n.searchable AND n.scraped_at > p.scraped_at)
             ${window ? sql`AND p.scraped_at BETWEEN ${window.from.toISOString()} AND ${window.to.toISOString()}` : sql``}
+            ${q.vertical === 'news' ? sql`AND p.metadata->>'publishedTime' IS NOT NULL` : sql``}
           ORDER BY p.url_key, p.scraped_at DESC
         ) newest
         ORDER BY rank DESC, url

@@ -11,6 +11,8 @@ export interface ProviderQuery {
   timeFilter?: TimeFilter;
   /** The raw `tbs`, for providers that take Google's syntax as is. */
   tbs?: string;
+  /** `news`: dated news articles rather than web pages (v2 search's `sources: ["news"]`). */
+  vertical?: 'news';
 }
 
 /** One result as a provider ranked it. */

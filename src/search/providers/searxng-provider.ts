@@ -38,6 +38,7 @@ export class SearxngProvider implements SearchProvider {
     // A bare language takes the country as its region (en + gb: en-GB); a full tag stays as given.
     const language = /[-_]/.test(q.lang) ? q.lang.replace('_', '-') : `${q.lang}-${q.country.toUpperCase()}`;
     const params = new URLSearchParams({ q: q.query, format: 'json', language, safesearch: '0' });
+    if (q.vertical === 'news') params.set('categories', 'news');
     const range = timeRange(q.timeFilter, warnings);
     if (range) params.set('time_range', range);
     const hits: ProviderHit[] = [];

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { fetchProviderJson } from './http-json';
 import type { ProviderAnswer, ProviderQuery, SearchProvider } from './search-provider';
 
-/** The part of Serper's answer (POST /search) we read. */
-const serperAnswer = z.object({
-  organic: z.array(z.object({ link: z.string(), title: z.string().default(''), snippet: z.string().nullish() }).loose()).default([]),
-});
+const serperHit = z.object({ link: z.string(), title: z.string().default(''), snippet: z.string().nullish() }).loose();
+
+/** The part of Serper's answers we read: `organic` from POST /search, `news` from POST /news. */
+const serperAnswer = z.object({ organic: z.array(serperHit).default([]), news: z.array(serperHit).default([]) });
 
 /** Serper answers at most this many results per request. */
 const MAX_NUM = 100;
@@ -28,7 +28,7 @@ export class SerperProvider implements SearchProvider {
       ...(q.location && { location: q.location }),
       ...(q.tbs && { tbs: q.tbs }),
     };
-    const raw = await fetchProviderJson(`${this.baseUrl}/search`, {
+    const raw = await fetchProviderJson(`${this.baseUrl}/${q.vertical === 'news' ? 'news' : 'search'}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': this.apiKey },
       body: JSON.stringify(body),
@@ -36,6 +36,7 @@ export class SerperProvider implements SearchProvider {
     });
     const parsed = serperAnswer.safeParse(raw);
     if (!parsed.success) throw new Error(`unexpected answer shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    return { hits: parsed.data.organic.map((r) => ({ url: r.link, title: r.title, description: r.snippet ?? '' })), warnings: [] };
+    const results = q.vertical === 'news' ? parsed.data.news : parsed.data.organic;
+    return { hits: results.map((r) => ({ url: r.link, title: r.title, description: r.snippet ?? '', })), warnings: [] };
   }
 }

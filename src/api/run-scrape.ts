@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { scrapeWorkflow } from '../../workflows';
+import type { AuthenticatedTeam } from '../accounts/api-keys';
+import { pageCredits } from '../credits/pricing';
+import { pages } from '../db/schema';
+import { requireLlmForPromptOnly } from '../extract/spec-fields';
+import { createJob } from '../jobs/job-store';
+import { pageColumns, type PageRow } from '../jobs/page-document';
+import { refuseWhenSaturated } from '../limits/saturation';
+import { browserRequiredBy } from '../scrape/engine-choice';
+import type { ScrapeOptions } from '../scrape/scrape-options';
+import { awaitWorkflowResult } from '../temporal/await-result';
+import { urlKey } from '../url/normalize-url';
+import type { ApiDeps } from './api-deps';
+import { checkTarget, requireCredits } from './preflight';
+
+/** LLM requests a json-format scrape may wait for: schema inference, the answer and its repair. */
+const JSON_LLM_REQUESTS = 3;
+
+/**
+ * One URL through a short scrape workflow (`scrape-<jobId>`), waited on; answers the stored
+ * page. Shared by /v1/scrape and /v2/scrape. `jobOptions` is what the job row keeps (the
+ * options by default; v2 adds how to show the page).
+ */
+export async function runScrape(deps: ApiDeps, team: AuthenticatedTeam, url: string, options: ScrapeOptions, clientGone: AbortSignal, jobOptions: unknown = options): Promise<PageRow> {
+  if (options.jsonOptions) requireLlmForPromptOnly(options.jsonOptions, deps.config.llm);
+  const llmMs = options.formats.includes('json') && deps.config.llm ? deps.config.llm.timeoutMs * JSON_LLM_REQUESTS : 0;
+  const target = await checkTarget(deps.gate, url);
+  const needed = pageCredits({
+    renderer: browserRequiredBy(options) ? 'browser' : 'http',
+    screenshot: options.formats.some((f) => f.startsWith('screenshot')),
+    json: options.formats.includes('json'),
+  });
+  await requireCredits(deps.db, team.teamId, needed, 'This scrape');
+  await refuseWhenSaturated(deps.db, deps.config.MAX_SCRAPES_IN_FLIGHT);
+
+  const jobId = randomUUID();
+  await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: jobOptions, ttlHours: deps.config.JOB_TTL_HOURS });
+  const workflowId = `scrape-${jobId}`;
+  const run = deps.temporal.workflow.execute(scrapeWorkflow, {
+    taskQueue: deps.config.taskQueues.http,
+    workflowId,
+    workflowExecutionTimeout: options.timeout * 3 + 60_000 + llmMs,
+    // The page fetch is a local activity inside a workflow task, which learns of a cancel (its
+    // client gave up) only when the task heartbeats, at 80% of this timeout (10 s by default).
+    workflowTaskTimeout: '4s',
+    args: [
+      {
+        task: {
+          jobId,
+          teamId: team.teamId,
+          url,
+          urlKey: urlKey(target.href),
+          depth: 0,
+          pageId: jobId,
+          options,
+          operation: 'scrape',
+          chargeKey: `scrape:${jobId}`,
+          finishJob: true,
+        },
+        browserQueue: deps.config.taskQueues.browser,
+      },
+    ],
+  });
+  const outcome = await awaitWorkflowResult(run, options.timeout + llmMs, 'scrape', {
+    clientGone,
+    cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel(),
+  });
+  const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, outcome.pageId));
+  return row!;
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { PageRow } from '../../jobs/page-document';
+import { pageToDocument } from '../../jobs/page-document';
+import type { ActionResults, Format, PageMetadata } from '../../scrape/document';
+import { metadataSchema } from '../schemas/document-schema';
+import { attributesOf, imagesOf, MAX_IMAGES_PER_PAGE, type AttributeValues } from './page-markup';
+import type { ChangeTrackingResult } from '../../scrape/change-tracking/change-result';
+import type { V2OutputSpec } from './scrape-options';
+
+/** What the v2 API adds to a stored page that is not stored with it. */
+export interface V2DocumentExtras {
+  /** The summary format's text. */
+  summary?: string;
+  /** The changeTracking format's comparison. */
+  changeTracking?: ChangeTrackingResult;
+}
+
+/** One page in v2 form (the SDK's `Document`); only the formats asked for are present. */
+export interface V2Document {
+  markdown?: string;
+  /** Ours: the page as plain text (the `text` format). */
+  text?: string;
+  html?: string;
+  rawHtml?: string;
+  json?: unknown;
+  summary?: string;
+  links?: string[];
+  images?: string[];
+  screenshot?: string;
+  attributes?: AttributeValues[];
+  actions?: ActionResults;
+  changeTracking?: ChangeTrackingResult;
+  warning?: string;
+  metadata: Omit<PageMetadata, 'cacheState'> & { cacheState: 'hit' | 'miss' };
+}
+
+const FORMATS_STORED_AS_IS: readonly Format[] = ['markdown', 'text', 'html', 'rawHtml', 'links', 'json'];
+
+/**
+ * A stored page in the shape the v2 SDK declares. The stored row holds what the internal scrape
+ * produced; `output` (kept with the job) says which v2 formats to show, and derived formats
+ * (images, attributes) are read from the stored raw HTML.
+ */
+export function toV2Document(row: PageRow, output: V2OutputSpec, extras: V2DocumentExtras = {}): V2Document {
+  const want = new Set<string>(output.formats);
+  const shown = FORMATS_STORED_AS_IS.filter((f) => want.has(f));
+  if (output.screenshot) shown.push(output.screenshot.fullPage ? 'screenshot@fullPage' : 'screenshot');
+  const { metadata, ...v1 } = pageToDocument(row, shown);
+  const warnings = v1.warning ? [v1.warning] : [];
+  const doc: V2Document = { ...v1, metadata: { ...metadata, cacheState: metadata.cacheState ?? 'miss' } };
+  delete doc.warning;
+
+  const rawHtml = row.rawHtml ?? '';
+  if (want.has('images')) {
+    const { images, total } = imagesOf(rawHtml, metadata.url);
+    doc.images = images;
+    if (total > images.length) warnings.push(`The page has ${total} images; \`images\` lists the first ${MAX_IMAGES_PER_PAGE}.`);
+  }
+  if (want.has('attributes') && output.attributes) doc.attributes = attributesOf(rawHtml, output.attributes);
+  if (want.has('summary') && extras.summary !== undefined) doc.summary = extras.summary;
+  if (want.has('changeTracking') && extras.changeTracking) doc.changeTracking = extras.changeTracking;
+  if (warnings.length) doc.warning = warnings.join(' ');
+  return doc;
+}
+
+const changeTrackingSchema = z.object({
+  previousScrapeAt: z.string().nullable(),
+  changeStatus: z.enum(['new', 'same', 'changed', 'removed']),
+  visibility: z.literal('visible'),
+  diff: z.object({ text: z.string(), json: z.unknown() }).optional(),
+  json: z.record(z.string(), z.object({ previous: z.unknown(), current: z.unknown() })).optional(),
+});
+
+/** The v2 Document, for the OpenAPI document (the code builds it with toV2Document). */
+export const v2DocumentSchema = z
+  .object({
+    markdown: z.string().optional(),
+    text: z.string().optional().describe('Ours: the page as plain text.'),
+    html: z.string().optional(),
+    rawHtml: z.string().optional(),
+    json: z.unknown().optional(),
+    summary: z.string().optional(),
+    links: z.array(z.string()).optional(),
+    images: z.array(z.string()).optional(),
+    screenshot: z.string().optional().describe('Image URL; no key needed until it expires.'),
+    attributes: z.array(z.object({ selector: z.string(), attribute: z.string(), values: z.array(z.string()) })).optional(),
+    actions: z.unknown().optional(),
+    changeTracking: changeTrackingSchema.optional(),
+    warning: z.string().optional(),
+    metadata: metadataSchema.extend({ cacheState: z.enum(['hit', 'miss']) }),
+  })
+  .meta({ id: 'V2Document' });

@@ -1,0 +1,50 @@
+import * as cheerio from 'cheerio';
+import { absoluteHttpUrl, baseUrlOf } from '../../scrape/html/base-url';
+
+/** Most image URLs a document lists; a page with more says so in a warning. */
+export const MAX_IMAGES_PER_PAGE = 1_000;
+
+/** One entry of the v2 `attributes` format. */
+export interface AttributeValues {
+  selector: string;
+  attribute: string;
+  values: string[];
+}
+
+/** The page's distinct http(s) image URLs (`<img src>`, `srcset`, `<source srcset>`), absolute, in document order. */
+export function imagesOf(rawHtml: string, pageUrl: string): { images: string[]; total: number } {
+  const $ = cheerio.load(rawHtml);
+  const base = baseUrlOf($('base[href]').attr('href'), pageUrl);
+  const seen = new Set<string>();
+  $('img[src], img[srcset], picture source[srcset]').each((_, el) => {
+    const refs = [el.attribs.src, ...(el.attribs.srcset ?? '').split(',').map((c) => c.trim().split(/\s+/)[0])];
+    for (const ref of refs) {
+      const url = ref ? absoluteHttpUrl(ref, base) : null;
+      if (url) seen.add(url);
+    }
+  });
+  const all = [...seen];
+  return { images: all.slice(0, MAX_IMAGES_PER_PAGE), total: all.length };
+}
+
+/** For each selector, the attribute's value on every element it matches (elements without it are skipped). */
+export function attributesOf(rawHtml: string, selectors: readonly { selector: string; attribute: string }[]): AttributeValues[] {
+  const $ = cheerio.load(rawHtml);
+  return selectors.map(({ selector, attribute }) => {
+    const values = $(selector)
+      .toArray()
+      .map((el) => $(el).attr(attribute))
+      .filter((v): v is string => v !== undefined);
+    return { selector, attribute, values };
+  });
+}
+
+/** Whether cheerio can run this CSS selector (checked when the request is validated). */
+export function isValidSelector(selector: string): boolean {
+  try {
+    cheerio.load('')(selector);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,176 @@
+import { inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import { pages } from '../../db/schema';
+import { MAX_SEARCH_LIMIT, type SearchOptions } from '../../search/search-options';
+import { TBS_PATTERN } from '../../search/time-filter';
+import { clientTags } from '../../scrape/scrape-options';
+import type { ApiDeps } from '../api-deps';
+import type { RouteTable } from '../route';
+import { runSearch, type RankedResult } from '../run-search';
+import { toV2Document, v2DocumentSchema } from './document';
+import { formatName, planV2Scrape, refineV2ScrapeOptions, v2FormatSchema, v2ScrapeOptionsShape } from './scrape-options';
+
+/** `alexandria` is Firecrawl's cloud catalogue of data-provider tools: accepted, and answered with no tools. */
+const SOURCES = ['web', 'news', 'images', 'alexandria'] as const;
+const CATEGORIES = ['github', 'research', 'pdf'] as const;
+type Category = (typeof CATEGORIES)[number];
+/** Firecrawl's developer index is its own, cloud-only corpus: named, so the refusal can say why. */
+const CLOUD_CATEGORIES = ['developer'] as const;
+
+/** Sites `categories: ["research"]` narrows web results to (Firecrawl's list of academic sites). */
+const RESEARCH_SITES = ['arxiv.org', 'pubmed.ncbi.nlm.nih.gov', 'ncbi.nlm.nih.gov', 'nature.com', 'science.org', 'ieee.org', 'sciencedirect.com', 'biorxiv.org', 'medrxiv.org', 'springer.com', 'wiley.com', 'acm.org', 'researchgate.net', 'semanticscholar.org', 'plos.org'];
+
+const onSite = (host: string, site: string) => host === site || host.endsWith(`.${site}`);
+
+/** Which category a web result belongs to, if any. */
+function categoryOf(url: string, contentType: string | undefined): Category | undefined {
+  const { hostname, pathname } = new URL(url);
+  if (onSite(hostname, 'github.com')) return 'github';
+  if (RESEARCH_SITES.some((s) => onSite(hostname, s))) return 'research';
+  if (/\.pdf$/i.test(pathname) || contentType?.includes('application/pdf')) return 'pdf';
+  return undefined;
+}
+
+const searchScrapeOptionsSchema = z
+  .strictObject({ ...v2ScrapeOptionsShape, formats: z.array(v2FormatSchema).max(20).default([]).describe("Formats of each result's page; empty (the default) scrapes nothing.") })
+  .superRefine((o, ctx) => {
+    refineV2ScrapeOptions(o, ctx, ['scrapeOptions']);
+    for (const name of ['summary', 'changeTracking'] as const) {
+      if (o.formats.some((f) => formatName(f) === name)) ctx.addIssue({ code: 'custom', path: ['scrapeOptions', 'formats'], message: `the ${name} format is not available for search results; scrape the result's URL instead` });
+    }
+  });
+
+/** Body of POST /v2/search (Firecrawl v2's SearchRequest). */
+export const v2SearchRequestSchema = z.strictObject({
+  query: z.string().trim().min(1).max(1_000).describe('What to search for.'),
+  limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(5).describe('Most results per source.'),
+  sources: z
+    .array(z.union([z.enum(SOURCES), z.strictObject({ type: z.enum(SOURCES) })]))
+    .min(1)
+    .max(4)
+    .default(['web'])
+    .describe('"web" pages, "news" articles (the local index: dated pages), "images" (no configured provider offers it: empty, with a warning), "alexandria" (Firecrawl cloud tool discovery: `tools` is empty, with a warning).'),
+  domainTools: z.boolean().optional().describe('Firecrawl cloud tool discovery for the results\' domains: there are no tools here, so `tools` is empty (with a warning) when true.'),
+  toolDetail: z.enum(['compact', 'summary', 'full']).optional().describe('Detail of discovered tools; there are none here.'),
+  categories: z
+    .array(z.union([z.enum([...CATEGORIES, ...CLOUD_CATEGORIES]), z.strictObject({ type: z.enum([...CATEGORIES, ...CLOUD_CATEGORIES]) })]))
+    .max(4)
+    .refine((c) => !c.some((x) => (typeof x === 'string' ? x : x.type) === 'developer'), 'the developer index is a Firecrawl cloud feature; use github, research or pdf')
+    .optional()
+    .describe('Keep only web results of these kinds: github (github.com), research (academic sites), pdf; each result says its `category`.'),
+  lang: z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, 'a language code such as en or pt-BR').default('en').describe('Ours: language of the query and the results.'),
+  country: z.string().regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2 code').default('us').describe('Country to search from, where the provider supports it.'),
+  location: z.string().max(200).optional().describe('Location to search from (e.g. "Berlin,Germany"), where the provider supports it.'),
+  tbs: z.string().regex(TBS_PATTERN, 'qdr:h|d|w|m|y (optionally with a count) or cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY').optional().describe('Time filter.'),
+  timeout: z.number().int().min(1_000).max(300_000).default(60_000).describe('Milliseconds the whole search, scraping included, may take.'),
+  ignoreInvalidURLs: z.boolean().default(false).describe('Drop results whose URL this service would refuse to scrape.'),
+  scrapeOptions: searchScrapeOptionsSchema.prefault({}).describe("How each result's page is scraped (v2 scrape options); formats default to none."),
+  ...clientTags,
+});
+
+const webResultSchema = v2DocumentSchema.partial({ metadata: true }).extend({
+  url: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  position: z.number().int(),
+  category: z.enum(CATEGORIES).optional(),
+});
+const newsResultSchema = v2DocumentSchema.partial({ metadata: true }).extend({
+  url: z.string(),
+  title: z.string().optional(),
+  snippet: z.string().optional(),
+  date: z.string().optional().describe('When the article was published (from the stored page).'),
+  position: z.number().int(),
+});
+
+/** When the results' pages say they were published (the local index's pages, or the scraped copy). */
+async function publishedTimes(deps: ApiDeps, results: readonly RankedResult[]): Promise<Map<string, string>> {
+  const ids = results.map((r) => r.indexedPageId).filter((id): id is string => id !== null);
+  const rows = ids.length ? await deps.db.select({ id: pages.id, metadata: pages.metadata }).from(pages).where(inArray(pages.id, ids)) : [];
+  const byId = new Map(rows.map((r) => [r.id, r.metadata?.publishedTime]));
+  const out = new Map<string, string>();
+  for (const r of results) {
+    const date = r.page?.metadata?.publishedTime ?? (r.indexedPageId ? byId.get(r.indexedPageId) : undefined);
+    if (date) out.set(r.url, date);
+  }
+  return out;
+}
+
+export function registerV2SearchRoutes(routes: RouteTable, deps: ApiDeps): void {
+  routes.add({
+    method: 'post',
+    path: '/v2/search',
+    tag: 'Firecrawl v2',
+    summary: 'Search the web and scrape the results (v2)',
+    description:
+      'The /v1/search workflow once per source (web, news), with v2\'s shape: `data: {web, news, images}`. Charged as /v1/search, per source.',
+    auth: true,
+    body: v2SearchRequestSchema,
+    responses: {
+      200: {
+        description: 'Results per source, best first',
+        schema: z.object({
+          success: z.literal(true),
+          id: z.string().optional().describe('The web (else the news) source\'s search job; absent when neither was asked for.'),
+          data: z.object({
+            web: z.array(webResultSchema).optional(),
+            news: z.array(newsResultSchema).optional(),
+            images: z.array(z.object({ url: z.string() })).optional(),
+            tools: z.array(z.never()).optional().describe('Always empty: Firecrawl cloud tool discovery (alexandria, domainTools) is not available.'),
+          }),
+          warning: z.string().optional(),
+        }),
+      },
+      402: { description: 'The balance cannot cover `limit` results per source (INSUFFICIENT_CREDITS)' },
+      502: { description: 'Every configured search provider failed or timed out (SEARCH_PROVIDER_ERROR)' },
+    },
+    handler: async (ctx, { body }) => {
+      const { team } = ctx.state;
+      const sources = [...new Set(body.sources.map((s) => (typeof s === 'string' ? s : s.type)))];
+      const categories = new Set<string>((body.categories ?? []).map((c) => (typeof c === 'string' ? c : c.type)));
+      const { origin: _o, integration: _i, ...scrape } = body.scrapeOptions;
+      const plan = planV2Scrape(scrape);
+      const options = (vertical?: 'news'): SearchOptions => ({
+        query: body.query,
+        limit: body.limit,
+        lang: body.lang,
+        country: body.country,
+        ...(body.location && { location: body.location }),
+        ...(body.tbs && { tbs: body.tbs }),
+        timeout: body.timeout,
+        ignoreInvalidURLs: body.ignoreInvalidURLs,
+        scrapeOptions: plan.options,
+        ...(vertical && { vertical }),
+      });
+      const searched = await Promise.all(
+        sources.filter((s): s is 'web' | 'news' => s === 'web' || s === 'news').map(async (source) => ({ source, ...(await runSearch(deps, team, options(source === 'news' ? 'news' : undefined))) })),
+      );
+      const document = (r: RankedResult) => (r.page ? toV2Document(r.page, plan.output) : {});
+      const data: Record<string, unknown[]> = {};
+      const warnings: string[] = [];
+      for (const { source, results, warning } of searched) {
+        if (warning) warnings.push(source === 'web' ? warning : `${source}: ${warning}`);
+        if (source === 'web') {
+          const kept = results
+            .map((r) => ({ r, category: categoryOf(r.url, r.page?.metadata?.contentType) }))
+            .filter(({ category }) => categories.size === 0 || (category !== undefined && categories.has(category)));
+          data.web = kept.map(({ r, category }, i) => ({ url: r.url, title: r.title, description: r.description, position: i + 1, ...(category && { category }), ...document(r) }));
+        } else {
+          const dates = await publishedTimes(deps, results);
+          data.news = results.map((r, i) => ({ url: r.url, title: r.title, snippet: r.description, ...(dates.has(r.url) && { date: dates.get(r.url) }), position: i + 1, ...document(r) }));
+        }
+      }
+      if (sources.includes('images')) {
+        data.images = [];
+        warnings.push('Image search is not available from the configured search providers; `images` is empty.');
+      }
+      if (sources.includes('alexandria') || body.domainTools) {
+        data.tools = [];
+        warnings.push('Tool discovery (alexandria, domainTools) is a Firecrawl cloud feature; `tools` is empty.');
+      }
+      const id = (searched.find((s) => s.source === 'web') ?? searched[0])?.jobId;
+      ctx.body = { success: true, ...(id && { id }), data, ...(warnings.length && { warning: warnings.join(' ') }) };
+    },
+  });
+}
+

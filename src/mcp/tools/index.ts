@@ -1,0 +1,25 @@
+import type { ToolSpec } from '../tool';
+import { checkCrawlStatusTool } from './check-crawl-status';
+import { crawlTool } from './crawl';
+import { crawlGraphTool } from './crawl-graph';
+import { creditUsageTool } from './credit-usage';
+import { extractTool } from './extract';
+import { mapTool } from './map';
+import { retryFailedPagesTool } from './retry-failed-pages';
+import { scrapeTool } from './scrape';
+import { screenshotTool } from './screenshot';
+import { searchTool } from './search';
+
+/** Every tool the MCP server offers: firecrawl-mcp's names first, then ours. */
+export const TOOLS = [
+  scrapeTool,
+  mapTool,
+  searchTool,
+  crawlTool,
+  checkCrawlStatusTool,
+  extractTool,
+  creditUsageTool,
+  screenshotTool,
+  crawlGraphTool,
+  retryFailedPagesTool,
+] as unknown as ToolSpec[];

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { ApiDeps } from '../api/api-deps';
+import type { RouteTable } from '../api/route';
+import { refreshBacklogGauges } from './backlog-metrics';
+import { metrics } from './registry';
+
+/**
+ * GET /metrics on the API's own port, in the Prometheus text format, without a key: like
+ * /healthz it is for the operator's network, and it names no customer data beyond team ids.
+ */
+export function registerMetricsRoute(routes: RouteTable, deps: ApiDeps): void {
+  routes.add({
+    method: 'get',
+    path: '/metrics',
+    tag: 'Operations',
+    summary: 'Prometheus metrics of this API process',
+    description: 'Requests by route and status, latency histograms, jobs and pages in flight per team, task-queue backlog; see the README, "Metrics".',
+    auth: false,
+    responses: { 200: { description: 'Prometheus text exposition format', schema: z.string(), contentType: 'text/plain' } },
+    handler: async (ctx) => {
+      const { http, browser } = deps.config.taskQueues;
+      await refreshBacklogGauges({ db: deps.db, temporal: deps.temporal, namespace: deps.config.TEMPORAL_NAMESPACE, queues: [http, browser] });
+      ctx.type = metrics.contentType;
+      ctx.body = await metrics.metrics();
+    },
+  });
+}

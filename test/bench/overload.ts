@@ -1,0 +1,133 @@
+/**
+ * `npm run bench overload`: the figures of fairness and backpressure, through the API as
+ * `npm start` runs it, with the default limits.
+ *
+ * 1. Fairness: team B's scrape latency (p50) idle, then while team A crawls a generated site
+ *    (BENCH_OVERLOAD_PAGES, default 2,000 pages) at `maxConcurrency: 50`; the target is a ratio
+ *    of at most 2.
+ * 2. Backpressure: BENCH_OVERLOAD_CLIENTS (default 128) clients scrape one small page for
+ *    BENCH_OVERLOAD_SECONDS (default 30), each waiting `Retry-After` when refused; the targets are
+ *    p99 of accepted scrapes at most 3 s and refusals within 100 ms.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connectDatabase } from '../../src/db/client';
+import { html, startFixtureServer } from '../fixtures/fixture-server';
+import { createTeamWithKey } from '../helpers/accounts';
+import { startEnvironment, type Environment } from '../helpers/environment';
+import { machine, percentile, table } from './measure';
+import { startGeneratedSite } from './sites/generated-site';
+
+export const description =
+  "overload: team B's scrape p50 idle vs while team A crawls at maxConcurrency 50 (fairness), and N clients scraping at once: accepted p50/p99, refusals' latency (backpressure)";
+
+const PAGES = Number(process.env.BENCH_OVERLOAD_PAGES ?? 2_000);
+const SAMPLES = Number(process.env.BENCH_OVERLOAD_SAMPLES ?? 40);
+const CLIENTS = Number(process.env.BENCH_OVERLOAD_CLIENTS ?? 128);
+const SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 30);
+
+interface Answer {
+  status: number;
+  ms: number;
+  retryAfter: number;
+}
+
+async function scrape(env: Environment, key: string, url: string): Promise<Answer> {
+  const started = performance.now();
+  const response = await fetch(`${env.stack.apiUrl}/v1/scrape`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url, formats: ['markdown'], timeout: 60_000 }),
+  });
+  await response.arrayBuffer();
+  return { status: response.status, ms: performance.now() - started, retryAfter: Number(response.headers.get('retry-after') ?? 0) };
+}
+
+/** Team B's latencies, one scrape after another, `SAMPLES` of them or until `stop` says so. */
+async function sampleLatencies(env: Environment, key: string, url: string, stop: () => boolean = () => false): Promise<number[]> {
+  const latencies: number[] = [];
+  while (latencies.length < SAMPLES && !stop()) {
+    const answer = await scrape(env, key, url);
+    if (answer.status === 200) latencies.push(answer.ms);
+  }
+  return latencies;
+}
+
+async function crawlStatus(env: Environment, id: string): Promise<{ status: string; completed: number }> {
+  const response = await fetch(`${env.stack.apiUrl}/v1/crawl/${id}`, { headers: { authorization: `Bearer ${env.team.key}` } });
+  return (await response.json()) as { status: string; completed: number };
+}
+
+async function fairness(env: Environment, teamB: string, small: string): Promise<void> {
+  const site = await startGeneratedSite('127.0.0.2', PAGES);
+  try {
+    await sampleLatencies(env, teamB, small); // warm-up
+    const idle = await sampleLatencies(env, teamB, small);
+    const started = await fetch(`${env.stack.apiUrl}/v1/crawl`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${env.team.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: site.url, limit: PAGES, maxDepth: 100, ignoreSitemap: true, maxConcurrency: 50, scrapeOptions: { formats: ['markdown'] } }),
+    });
+    const { id } = (await started.json()) as { id: string };
+    let crawling = true;
+    const watcher = (async () => {
+      while ((await crawlStatus(env, id)).status === 'scraping') await sleep(500);
+      crawling = false;
+    })();
+    const busy = await sampleLatencies(env, teamB, small, () => !crawling);
+    await watcher;
+    const done = await crawlStatus(env, id);
+    const p50 = (v: number[]) => percentile(v, 50);
+    table(
+      ['team B scrapes', 'samples', 'p50 ms', 'p95 ms'],
+      [
+        ['idle', idle.length, p50(idle).toFixed(0), percentile(idle, 95).toFixed(0)],
+        [`while team A crawls ${PAGES} pages at maxConcurrency 50`, busy.length, p50(busy).toFixed(0), percentile(busy, 95).toFixed(0)],
+      ],
+    );
+    console.log(`ratio of p50s: ${(p50(busy) / p50(idle)).toFixed(2)} (target <= 2); team A's crawl: ${done.status}, ${done.completed} pages`);
+  } finally {
+    await site.close();
+  }
+}
+
+async function backpressure(env: Environment, teamB: string, small: string): Promise<void> {
+  const answers: Answer[] = [];
+  const until = Date.now() + SECONDS * 1000;
+  const client = async () => {
+    while (Date.now() < until) {
+      const answer = await scrape(env, teamB, small);
+      answers.push(answer);
+      if (answer.retryAfter > 0) await sleep(answer.retryAfter * 1000);
+    }
+  };
+  await Promise.all(Array.from({ length: CLIENTS }, client));
+  const accepted = answers.filter((a) => a.status === 200).map((a) => a.ms);
+  const refused = answers.filter((a) => a.status === 503 || a.status === 429).map((a) => a.ms);
+  const other = answers.filter((a) => ![200, 429, 503].includes(a.status));
+  const row = (name: string, v: number[]) => [name, v.length, percentile(v, 50).toFixed(0), percentile(v, 99).toFixed(0), Math.max(0, ...v).toFixed(0)];
+  table(['answers', 'count', 'p50 ms', 'p99 ms', 'max ms'], [row('accepted (200)', accepted), row('refused (503/429)', refused)]);
+  console.log(
+    `${CLIENTS} clients for ${SECONDS} s: ${(accepted.length / SECONDS).toFixed(1)} scrapes/s accepted; other answers: ${other.length}${other.length ? ` (${[...new Set(other.map((a) => a.status))].join(', ')})` : ''}; targets: accepted p99 <= 3000 ms, refusals within 100 ms`,
+  );
+}
+
+export async function run(): Promise<void> {
+  console.log(machine());
+  const small = await startFixtureServer(
+    { '/small': (_req, res) => html(res, '<html><head><title>Small</title></head><body><main><h1>Small page</h1><p>A few words to scrape.</p></main></body></html>') },
+    '127.0.0.3',
+  );
+  const env = await startEnvironment({ kind: 'bench', allowPrivateHosts: ['127.0.0.2', '127.0.0.3'], log: () => {} });
+  try {
+    const db = connectDatabase(env.databaseUrl, 1);
+    const teamB = await createTeamWithKey(db.db, 'bench-b', 1_000_000).finally(() => db.close());
+    const smallUrl = `${small.url}/small`;
+    console.log('\nfairness:');
+    await fairness(env, teamB.key, smallUrl);
+    console.log('\nbackpressure:');
+    await backpressure(env, teamB.key, smallUrl);
+  } finally {
+    await env.stop();
+    await small.close();
+  }
+}

@@ -1,0 +1,136 @@
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connectDatabase, type Database } from '../../src/db/client';
+import { jobs } from '../../src/db/schema';
+import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
+import { createTeamWithKey } from '../helpers/accounts';
+import { api } from '../helpers/api';
+import { inProcessConfig, startInProcessApi, startInProcessWorkers, type Running } from '../helpers/in-process';
+import { startMigratedPostgres, type ThrowawayPostgres } from '../helpers/throwaway-postgres';
+
+/**
+ * An API and workers of this file's own, on a database of its own (saturation counts every
+ * single-page job of the deployment, so other files' scrapes must not count here), with room
+ * for two scrapes in flight.
+ */
+const CAPACITY = 2;
+/** Far above what the file sends: only there for its headers. */
+const RATE_LIMIT = 1_000;
+
+/** Requests to /held wait until the test releases them; `closed` settles when the client hangs up. */
+const holds: { release(): void; closed: Promise<unknown> }[] = [];
+
+let pg: ThrowawayPostgres;
+let database: Database;
+let site: FixtureServer;
+let apiServer: Running & { url: string };
+let workers: Running;
+let key: string;
+
+beforeAll(async () => {
+  pg = await startMigratedPostgres();
+  database = connectDatabase(pg.url, 2);
+  ({ key } = await createTeamWithKey(database.db, 'backpressure', 100));
+  site = await startFixtureServer(
+    {
+      '/held': (_req, res) =>
+        new Promise<void>((resolve) => {
+          holds.push({
+            release: () => {
+              if (!res.destroyed) html(res, '<html><head><title>Held</title></head><body><main><h1>Held page</h1><p>It was worth the wait.</p></main></body></html>');
+              resolve();
+            },
+            closed: once(res, 'close'),
+          });
+        }),
+      '/quick': (_req, res) => html(res, '<html><head><title>Quick</title></head><body><main><h1>Quick page</h1><p>Answered at once.</p></main></body></html>'),
+    },
+    inject('siteHosts')[0]!,
+  );
+  const config = inProcessConfig({
+    DATABASE_URL: pg.url,
+    TEMPORAL_TASK_QUEUE_PREFIX: `wcs-backpressure-${process.pid}`,
+    WORKER_QUEUES: 'http',
+    ALLOW_PRIVATE_HOSTS: new URL(site.url).host,
+    MAX_SCRAPES_IN_FLIGHT: String(CAPACITY),
+    RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+  });
+  workers = await startInProcessWorkers(config);
+  apiServer = await startInProcessApi(config);
+});
+afterAll(async () => {
+  for (const hold of holds) hold.release();
+  await apiServer?.close();
+  await workers?.close();
+  await site?.close();
+  await database?.close();
+  await pg?.destroy();
+});
+
+const scrape = (path: string) => api('/v1/scrape', { key, baseUrl: apiServer.url, body: { url: `${site.url}${path}`, formats: ['markdown'], timeout: 30_000 } });
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(50);
+  }
+}
+
+describe('backpressure', () => {
+  it('refuses new scrapes with 503 and Retry-After while the workers are saturated, answers the accepted ones, and serves again after', async () => {
+    const accepted = [scrape('/held'), scrape('/held')];
+    let answered = 0;
+    for (const a of accepted) void a.finally(() => answered++);
+    await until('both held scrapes reach the site', () => holds.length === CAPACITY);
+
+    for (let i = 0; i < 3; i++) {
+      const refused = await scrape('/quick');
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', error: expect.stringMatching(/^The workers are saturated: 2 scrapes in flight/) });
+      expect(refused.headers.get('retry-after')).toBe('1');
+      // A refused request still counts against the rate limit, and says so.
+      expect(refused.headers.get('ratelimit-limit')).toBe(String(RATE_LIMIT));
+      expect(Number(refused.headers.get('ratelimit-remaining'))).toBeLessThan(RATE_LIMIT);
+    }
+    // Refused at once: before the accepted scrapes were answered, and without a fetch of the page.
+    expect(answered).toBe(0);
+    expect(site.hits.get('/quick')).toBeUndefined();
+
+    for (const hold of holds) hold.release();
+    for (const done of await Promise.all(accepted)) {
+      expect(done.status).toBe(200);
+      expect(done.body.data.markdown).toContain('It was worth the wait.');
+    }
+    const after = await scrape('/quick');
+    expect(after.status).toBe(200);
+    expect(after.body.data.markdown).toContain('Answered at once.');
+  });
+
+  it('cancels a scrape whose client gave up: its fetch stops and the job is recorded as cancelled', async () => {
+    const before = holds.length;
+    const client = new AbortController();
+    const request = fetch(`${apiServer.url}/v1/scrape`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ url: `${site.url}/held`, formats: ['markdown'], timeout: 120_000 }),
+      signal: client.signal,
+    });
+    request.catch(() => undefined);
+    await until('the scrape reaches the site', () => holds.length === before + 1);
+    client.abort();
+
+    // The worker hangs up on the site within seconds, long before the page's own timeout.
+    let hungUp = false;
+    void holds[before]!.closed.then(() => (hungUp = true));
+    await until('the worker hangs up on the site', () => hungUp, 15_000);
+    await until(
+      'the job is recorded',
+      async () => (await database.db.select({ status: jobs.status }).from(jobs).where(eq(jobs.kind, 'scrape')).orderBy(desc(jobs.createdAt)).limit(1))[0]?.status !== 'scraping',
+    );
+    const [job] = await database.db.select().from(jobs).where(eq(jobs.kind, 'scrape')).orderBy(desc(jobs.createdAt)).limit(1);
+    expect(job).toMatchObject({ status: 'failed', errorCode: 'SCRAPE_CANCELLED', url: `${site.url}/held` });
+  });
+});

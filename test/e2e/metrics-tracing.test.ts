@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { api, fixture } from '../helpers/api';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
+import { startStack, type Stack } from '../helpers/stack';
+
+/** A stack of this file's own, exporting traces to a collector the test runs. */
+let receiver: OtlpReceiver;
+let stack: Stack;
+beforeAll(async () => {
+  receiver = await startOtlpReceiver();
+  stack = await startStack({
+    databaseUrl: inject('databaseUrl'),
+    temporalAddress: inject('temporalAddress'),
+    chromiumPath: inject('chromiumPath'),
+    allowPrivateHosts: [new URL(inject('fixtureUrl')).host],
+    queuePrefix: 'wcs-tracing',
+    logDir: path.join(inject('logDir'), 'tracing'),
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+  await receiver?.close();
+});
+
+async function spanNamed(name: string, traceId?: string): Promise<ReceivedSpan> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const span = receiver.spans.find((s) => s.name === name && (!traceId || s.traceId === traceId));
+    if (span) return span;
+    if (Date.now() > deadline) throw new Error(`no span ${name} in ${JSON.stringify(receiver.spans.map((s) => s.name))}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('OpenTelemetry traces with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
+  it('one trace runs from the request through its workflow to its activity, across the API and worker processes', async () => {
+    const scraped = await api('/v1/scrape', { baseUrl: stack.apiUrl, body: { url: fixture('/article') } });
+    expect(scraped.status).toBe(200);
+
+    const request = await spanNamed('POST /v1/scrape');
+    expect(request.service).toBe('wcs-api');
+    const start = await spanNamed('StartWorkflow:scrapeWorkflow', request.traceId);
+    expect(start).toMatchObject({ service: 'wcs-api', parentSpanId: request.spanId });
+    const run = await spanNamed('RunWorkflow:scrapeWorkflow', request.traceId);
+    expect(run.service).toBe('wcs-worker');
+    const activity = await spanNamed('RunActivity:scrapePageHttp', request.traceId);
+    expect(activity.service).toBe('wcs-worker');
+    // The activity hangs under the workflow's span tree, not under a new root.
+    const byId = new Map(receiver.spans.map((s) => [s.spanId, s]));
+    const ancestors: string[] = [];
+    for (let s: ReceivedSpan | undefined = activity; s?.parentSpanId; s = byId.get(s.parentSpanId)) ancestors.push(s.parentSpanId);
+    expect(ancestors).toContain(request.spanId);
+  });
+});
