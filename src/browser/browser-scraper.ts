@@ -112,8 +112,11 @@ export class BrowserScraper {
     private readonly config: BrowserScraperConfig,
   ) {}
 
-  /** Renders a page, runs its actions, takes the screenshot format, and reads the content. */
-  async scrape(url: string, options: ScrapeOptions, deadline: number, cancel: AbortSignal | undefined, save: SaveImage): Promise<ScrapedPage> {
+  /**
+   * Renders a page, runs its actions, takes the screenshot format, and reads the content.
+   * `background`: a crawl's page, whose processing yields to pages a client waits on.
+   */
+  async scrape(url: string, options: ScrapeOptions, deadline: number, cancel: AbortSignal | undefined, save: SaveImage, background = false): Promise<ScrapedPage> {
     return this.open(url, setupOf(options), deadline, cancel, async ({ page, response, network, timing, remainingMs }) => {
       const limits = { maxHeight: this.config.maxCaptureHeight, remainingMs, network };
       let started = performance.now();
@@ -135,6 +138,7 @@ export class BrowserScraper {
         deadline,
         ...(cancel && { cancel }),
         fetchMs: timing.navigationMs + timing.waitMs + (actions ? actionsMs : 0) + captureMs,
+        background,
       });
       const warning = joinWarnings(content.warning, capture?.warning);
       return {

@@ -50,6 +50,9 @@ export type FetchedPage =
   | { kind: 'failed'; code: string; message: string; permanent: boolean; retryAfterMs: number | null }
   | { kind: 'scraped'; scraped: ScrapedPage; candidates: Candidate[]; deadline: number };
 
+/** No client waits on a crawl's page: its processing yields threads to pages one does. */
+const BACKGROUND = true;
+
 /**
  * Fetches and processes one page of a crawl, and finds the links it will follow. Writes
  * nothing, so a batch can fetch its next page while the last one is stored.
@@ -61,11 +64,11 @@ export async function fetchCrawlPage(deps: CrawlPageDeps, job: CrawlJob, page: C
   let scraped: ScrapedPage;
   try {
     if (engine === 'http') {
-      const result = await deps.http.scrape(page.url, scrapeOptions, deadline, cancel);
+      const result = await deps.http.scrape(page.url, scrapeOptions, deadline, cancel, BACKGROUND);
       if (result.kind === 'needs-browser') return { kind: 'needs-browser' };
       scraped = result.page;
     } else {
-      scraped = await deps.browser().scrape(page.url, scrapeOptions, deadline, cancel, deps.screenshots.saverFor({ teamId: job.teamId, jobId: job.id }));
+      scraped = await deps.browser().scrape(page.url, scrapeOptions, deadline, cancel, deps.screenshots.saverFor({ teamId: job.teamId, jobId: job.id }), BACKGROUND);
     }
   } catch (err) {
     if (cancel.aborted) throw err;

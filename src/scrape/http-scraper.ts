@@ -15,7 +15,8 @@ export class HttpScraper {
     private readonly process: ProcessContent,
   ) {}
 
-  async scrape(url: string, options: ScrapeOptions, deadline: number, cancel?: AbortSignal): Promise<HttpScrapeResult> {
+  /** `background`: a crawl's page, whose processing yields to pages a client waits on. */
+  async scrape(url: string, options: ScrapeOptions, deadline: number, cancel?: AbortSignal, background = false): Promise<HttpScrapeResult> {
     const started = performance.now();
     const response = await this.fetcher.get(url, {
       headers: requestHeaders(this.userAgent, options),
@@ -24,7 +25,7 @@ export class HttpScraper {
       skipTlsVerification: options.skipTlsVerification,
     });
     const fetchMs = Math.round(performance.now() - started);
-    const content = await this.process(response.body, response.contentType, response.url, options, { deadline, ...(cancel && { cancel }), fetchMs });
+    const content = await this.process(response.body, response.contentType, response.url, options, { deadline, ...(cancel && { cancel }), fetchMs, background });
     if (options.engine === 'auto' && content.appShell) return { kind: 'needs-browser', reason: 'app shell' };
     return {
       kind: 'page',

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors';
 import { processBody } from '../../src/scrape/process/process-body';
 import { ProcessingPool } from '../../src/scrape/process/processing-pool';
+import { ThreadSlots } from '../../src/scrape/process/thread-slots';
 import { manyLinksPage, nestedDivsPage } from '../fixtures/pathological-pages';
 import { threadCpuSeconds } from '../helpers/cpu-usage';
 
@@ -105,5 +106,41 @@ describe('a processing task that never ends', () => {
     expect(content.mainContent?.method).toBe('text-only');
     expect(content.markdown).toBe('Home\n\nLamps\n\nOil and glass. Lens');
     expect(content.warning).toBe('Processing the page failed (Maximum call stack size exceeded); only its plain text is returned.');
+  });
+});
+
+describe('processing threads shared by crawls and pages a client waits on', () => {
+  const never = new AbortController().signal;
+  /** Whether a take has been granted yet, after pending callbacks have run. */
+  const granted = async (take: Promise<() => void>) => {
+    let done = false;
+    void take.then(() => (done = true));
+    await sleep(0);
+    return done;
+  };
+
+  it('lets a crawl use every thread while no client is waiting on a page', async () => {
+    const slots = new ThreadSlots(2, 1);
+    expect(await granted(slots.take(never, 'background'))).toBe(true);
+    expect(await granted(slots.take(never, 'background'))).toBe(true);
+  });
+
+  it('keeps a thread for scrapes once one has come, and hands freed threads to scrapes first', async () => {
+    const slots = new ThreadSlots(2, 1);
+    const scrape = await slots.take(never, 'interactive');
+    scrape();
+    const crawlPage = await slots.take(never, 'background');
+    const secondCrawlPage = slots.take(never, 'background');
+    expect(await granted(secondCrawlPage)).toBe(false);
+    const nextScrape = slots.take(never, 'interactive');
+    expect(await granted(nextScrape)).toBe(true);
+    const lastScrape = slots.take(never, 'interactive');
+    expect(await granted(lastScrape)).toBe(false);
+    crawlPage();
+    expect(await granted(lastScrape)).toBe(true);
+    expect(await granted(secondCrawlPage)).toBe(false);
+    (await nextScrape)();
+    (await lastScrape)();
+    expect(await granted(secondCrawlPage)).toBe(true);
   });
 });

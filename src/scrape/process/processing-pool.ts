@@ -14,6 +14,8 @@ export interface ProcessingLimits {
   cancel?: AbortSignal;
   /** How long fetching or rendering the page took, for the timeout message. */
   fetchMs: number;
+  /** A crawl's page, which no client waits on: it leaves a thread free for those that do. */
+  background?: boolean;
 }
 
 /** Turns a fetched body into content (processBody's signature, wherever it runs). */
@@ -44,6 +46,12 @@ class OutOfTime extends Error {
     this.name = 'OutOfTime';
   }
 }
+
+/**
+ * Threads kept for pages a client waits on (scrapes, screenshots, maps), when there are two or
+ * more: a big crawl queues for the others instead of making every scrape wait behind its pages.
+ */
+const INTERACTIVE_THREADS = 1;
 
 const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -82,7 +90,7 @@ export class ProcessingPool {
   constructor(options: ProcessingPoolOptions) {
     this.full = threads(options.threadModule ?? path.join(__dirname, 'processing-thread.ts'), options.threads);
     this.textOnly = threads(path.join(__dirname, 'text-only-thread.ts'), 1);
-    this.slots = new ThreadSlots(options.threads);
+    this.slots = new ThreadSlots(options.threads, options.threads > 1 ? INTERACTIVE_THREADS : 0);
     this.budgetMs = options.budgetMs;
     this.maxLinks = options.maxLinks;
   }
@@ -121,7 +129,7 @@ export class ProcessingPool {
    */
   private async runFull(task: ProcessingTask, budgetMs: number, limits: ProcessingLimits): Promise<ProcessedContent> {
     const { signal: waited, outOfTime } = callerSignal(limits);
-    const release = await this.slots.take(waited).catch((err: unknown) => {
+    const release = await this.slots.take(waited, limits.background ? 'background' : 'interactive').catch((err: unknown) => {
       throw outOfTime(err);
     });
     const budget = AbortSignal.timeout(Math.max(1, budgetMs));

@@ -1,33 +1,51 @@
+/** How long after an interactive page its reserved slots stay kept for the next one. */
+const RESERVE_WINDOW_MS = 10_000;
+
+/** Whose page a task is: one a client waits on, or a crawl's, which can wait its turn. */
+export type SlotKind = 'interactive' | 'background';
+
 /**
  * One slot per processing thread. A task takes a slot before it is posted, so the pool's
  * threads are never oversubscribed and a task's budget starts when a thread is free for it:
  * time spent waiting behind other pages counts against the caller's deadline, not the budget.
+ *
+ * While interactive pages come in (one in the last RESERVE_WINDOW_MS), `reserved` slots are
+ * kept for them: however many crawl pages queue, a scrape a client waits on finds a thread at
+ * once. With none lately a crawl may use every thread, so a crawl alone runs at full speed. A
+ * freed slot goes to a waiting interactive page first; each kind is served first come, first
+ * served.
  */
 export class ThreadSlots {
   private free: number;
-  /** Waiters, first come first served (a Set keeps insertion order). */
-  private readonly waiting = new Set<() => void>();
+  /** When the last interactive page asked for a slot (performance.now()). */
+  private lastInteractive = Number.NEGATIVE_INFINITY;
+  /** Waiters by kind, in arrival order (a Set keeps insertion order). */
+  private readonly waiting: Record<SlotKind, Set<() => void>> = { interactive: new Set(), background: new Set() };
 
-  constructor(count: number) {
+  constructor(
+    count: number,
+    private readonly reserved = 0,
+  ) {
     this.free = count;
   }
 
   /** Resolves with the slot's release once one is free; rejects if `signal` aborts first. */
-  async take(signal: AbortSignal): Promise<() => void> {
+  async take(signal: AbortSignal, kind: SlotKind = 'interactive'): Promise<() => void> {
     signal.throwIfAborted();
-    if (this.free > 0) {
+    if (kind === 'interactive') this.lastInteractive = performance.now();
+    if (this.grantable(kind)) {
       this.free--;
     } else {
       await new Promise<void>((resolve, reject) => {
         const abandon = () => {
-          this.waiting.delete(grant);
+          this.waiting[kind].delete(grant);
           reject(signal.reason);
         };
         const grant = () => {
           signal.removeEventListener('abort', abandon);
           resolve();
         };
-        this.waiting.add(grant);
+        this.waiting[kind].add(grant);
         signal.addEventListener('abort', abandon, { once: true });
       });
     }
@@ -35,14 +53,25 @@ export class ThreadSlots {
     return () => {
       if (released) return;
       released = true;
-      const next = this.waiting.values().next();
-      if (next.done) {
-        this.free++;
-      } else {
-        // The slot passes straight to the next waiter.
-        this.waiting.delete(next.value);
-        next.value();
-      }
+      this.free++;
+      this.dispatch();
     };
+  }
+
+  private grantable(kind: SlotKind): boolean {
+    if (kind === 'interactive') return this.free > 0;
+    return this.free > (performance.now() - this.lastInteractive < RESERVE_WINDOW_MS ? this.reserved : 0);
+  }
+
+  /** Hands free slots to waiters, interactive ones first. */
+  private dispatch(): void {
+    for (const kind of ['interactive', 'background'] as const) {
+      for (const grant of this.waiting[kind]) {
+        if (!this.grantable(kind)) break;
+        this.free--;
+        this.waiting[kind].delete(grant);
+        grant();
+      }
+    }
   }
 }
