@@ -7,20 +7,16 @@ import { api, fixture } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
 import { dimensions, download, pixel } from '../helpers/images';
 import { chromiumChildOf, processTree } from '../helpers/processes';
-import { startStack, type Stack } from '../helpers/stack';
+import { startOwnStack } from '../helpers/own-stack';
+import type { Stack } from '../helpers/stack';
 import { testTemporal } from '../helpers/temporal';
 
 /** Its own API and worker (own task queues), so killing its Chromium disturbs no other test. */
 describe('the browser pool of a worker', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({
-      databaseUrl: inject('databaseUrl'),
-      temporalAddress: inject('temporalAddress'),
-      chromiumPath: inject('chromiumPath'),
+    stack = await startOwnStack('browser-crash', {
       allowPrivateHosts: [new URL(inject('fixtureUrl')).host],
-      queuePrefix: `${inject('queuePrefix')}-crash`,
-      logDir: path.join(inject('logDir'), 'browser-crash'),
       env: { BROWSER_RESTART_AFTER_PAGES: '2' },
     });
   });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -7,7 +6,8 @@ import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site';
 import { api } from '../helpers/api';
 import { expectedCrawl, fixtureRobotsBlock, waitForCrawl } from '../helpers/crawl';
 import { testDatabase } from '../helpers/db';
-import { startStack, type Stack } from '../helpers/stack';
+import { startOwnStack } from '../helpers/own-stack';
+import type { Stack } from '../helpers/stack';
 
 /**
  * A stack of this file's own (own task queues) so its worker can be killed without touching
@@ -20,13 +20,8 @@ const ALWAYS_FAILING = ['/loop/a', '/always-500', '/heal'];
 
 beforeAll(async () => {
   site = await startCrawlSite(inject('siteHosts')[0]!, { pagesPerSection: 60, pageDelayMs: 15 });
-  stack = await startStack({
-    databaseUrl: inject('databaseUrl'),
-    temporalAddress: inject('temporalAddress'),
-    chromiumPath: inject('chromiumPath'),
+  stack = await startOwnStack('durability', {
     allowPrivateHosts: inject('siteHosts'),
-    queuePrefix: 'wcs-durability',
-    logDir: path.join(inject('logDir'), 'durability'),
     env: { CRAWL_BATCH_SIZE: '3' },
   });
   temporal = new Client({ connection: await Connection.connect({ address: inject('temporalAddress') }) });

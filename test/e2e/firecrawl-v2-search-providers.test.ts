@@ -1,9 +1,9 @@
-import path from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
 import { startFakeSearxng, startFakeSerper, type FakeBehaviour, type FakeProvider } from '../helpers/fake-search-providers';
-import { startStack, type Stack } from '../helpers/stack';
+import { startOwnStack } from '../helpers/own-stack';
+import type { Stack } from '../helpers/stack';
 
 /**
  * v2 search's sources through the remote providers: its own API and worker with the chain
@@ -32,13 +32,8 @@ beforeAll(async () => {
   );
   searxng = await startFakeSearxng(searxngBehaviour);
   serper = await startFakeSerper(SERPER_KEY, () => [{ url: at('/storm-story'), title: 'Storm closes harbour', snippet: 'The harbour closed at noon.' }]);
-  stack = await startStack({
-    databaseUrl: inject('databaseUrl'),
-    temporalAddress: inject('temporalAddress'),
-    chromiumPath: inject('chromiumPath'),
+  stack = await startOwnStack('v2-search', {
     allowPrivateHosts: [new URL(site.url).host],
-    queuePrefix: 'wcs-v2-search-test',
-    logDir: path.join(inject('logDir'), 'v2-search-stack'),
     env: { SEARCH_PROVIDER: 'searxng,serper', SEARXNG_URL: searxng.url, SERPER_API_KEY: SERPER_KEY, SERPER_URL: serper.url },
   });
 });

@@ -1,21 +1,16 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, fixture } from '../helpers/api';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver';
-import { startStack, type Stack } from '../helpers/stack';
+import { startOwnStack } from '../helpers/own-stack';
+import type { Stack } from '../helpers/stack';
 
 /** A stack of this file's own, exporting traces to a collector the test runs. */
 let receiver: OtlpReceiver;
 let stack: Stack;
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  stack = await startStack({
-    databaseUrl: inject('databaseUrl'),
-    temporalAddress: inject('temporalAddress'),
-    chromiumPath: inject('chromiumPath'),
+  stack = await startOwnStack('tracing', {
     allowPrivateHosts: [new URL(inject('fixtureUrl')).host],
-    queuePrefix: 'wcs-tracing',
-    logDir: path.join(inject('logDir'), 'tracing'),
     env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
   });
 });

@@ -1,11 +1,11 @@
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { html, startFixtureServer, type FixtureHandler, type FixtureServer } from '../fixtures/fixture-server';
 import { hugeAttributePage, manyElementsPage, manyLinksPage, nestedDivsPage } from '../fixtures/pathological-pages';
 import { api } from '../helpers/api';
 import { cpuOver, processCpuSeconds } from '../helpers/cpu-usage';
-import { startStack, type Stack } from '../helpers/stack';
+import { startOwnStack } from '../helpers/own-stack';
+import type { Stack } from '../helpers/stack';
 
 /**
  * Pages that are cheap to send and costly to process, scraped through the API with a 5 s
@@ -39,13 +39,8 @@ beforeAll(async () => {
     },
     inject('siteHosts')[0]!,
   );
-  stack = await startStack({
-    databaseUrl: inject('databaseUrl'),
-    temporalAddress: inject('temporalAddress'),
-    chromiumPath: inject('chromiumPath'),
+  stack = await startOwnStack('pathological', {
     allowPrivateHosts: [new URL(site.url).host],
-    queuePrefix: `${inject('queuePrefix')}-pathological`,
-    logDir: path.join(inject('logDir'), 'pathological-stack'),
     // Long enough that only the scrapes' 5 s timeout, or a cancellation, stops processing.
     env: { PROCESSING_TIMEOUT_MS: '120000' },
   });

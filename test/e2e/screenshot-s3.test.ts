@@ -10,7 +10,8 @@ import { SHOT } from '../fixtures/screenshot-pages';
 import { api, fixture } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
 import { dimensions, download, pixel } from '../helpers/images';
-import { startStack, type Stack } from '../helpers/stack';
+import { startOwnStack } from '../helpers/own-stack';
+import type { Stack } from '../helpers/stack';
 import { testTemporal } from '../helpers/temporal';
 
 const BUCKET = 'wcs-shots';
@@ -26,19 +27,13 @@ describe('screenshots in an S3-compatible bucket', () => {
   let s3Dir: string;
   let endpoint: string;
   let stack: Stack;
-  const queuePrefix = `${inject('queuePrefix')}-s3`;
 
   beforeAll(async () => {
     s3Dir = mkdtempSync(path.join(os.tmpdir(), 'wcs-s3-'));
     s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: BUCKET }] });
     endpoint = `http://127.0.0.1:${(await s3.run()).port}`;
-    stack = await startStack({
-      databaseUrl: inject('databaseUrl'),
-      temporalAddress: inject('temporalAddress'),
-      chromiumPath: inject('chromiumPath'),
+    stack = await startOwnStack('screenshot-s3', {
       allowPrivateHosts: [new URL(inject('fixtureUrl')).host],
-      queuePrefix,
-      logDir: path.join(inject('logDir'), 'screenshot-s3'),
       env: {
         SCREENSHOT_STORAGE: 's3',
         S3_ENDPOINT: endpoint,
@@ -71,7 +66,7 @@ describe('screenshots in an S3-compatible bucket', () => {
       const id = path.basename(key, '.png');
       await testDatabase().db.update(screenshots).set({ expiresAt: new Date(0) }).where(eq(screenshots.id, id));
       expect((await download(body.data.url)).status).toBe(404);
-      await (await testTemporal()).schedule.getHandle(`${queuePrefix}-screenshot-cleanup`).trigger();
+      await (await testTemporal()).schedule.getHandle(`${stack.queuePrefix}-screenshot-cleanup`).trigger();
       await expect.poll(() => head().then(() => 'present', (err: Error) => err.name), { timeout: 30_000, interval: 250 }).toBe('NotFound');
     } finally {
       client.destroy();

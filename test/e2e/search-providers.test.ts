@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ledger } from '../../src/db/schema';
@@ -7,7 +6,8 @@ import { api } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
 import { startFakeSearxng, startFakeSerper, type FakeBehaviour, type FakeHit, type FakeProvider } from '../helpers/fake-search-providers';
 import { startPrivateServer, type PrivateServer } from '../helpers/private-server';
-import { startStack, type Stack } from '../helpers/stack';
+import { startOwnStack } from '../helpers/own-stack';
+import type { Stack } from '../helpers/stack';
 
 /**
  * Providers are chosen per worker (SEARCH_PROVIDER), so these tests run their own API and
@@ -92,13 +92,8 @@ beforeAll(async () => {
   );
   searxng = await startFakeSearxng(searxngBehaviour);
   serper = await startFakeSerper(SERPER_KEY, serperBehaviour);
-  stack = await startStack({
-    databaseUrl: inject('databaseUrl'),
-    temporalAddress: inject('temporalAddress'),
-    chromiumPath: inject('chromiumPath'),
+  stack = await startOwnStack('search', {
     allowPrivateHosts: [new URL(site.url).host],
-    queuePrefix: 'wcs-search-test',
-    logDir: path.join(inject('logDir'), 'search-stack'),
     env: { SEARCH_PROVIDER: 'searxng,serper', SEARXNG_URL: searxng.url, SERPER_API_KEY: SERPER_KEY, SERPER_URL: serper.url },
   });
 });

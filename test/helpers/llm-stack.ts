@@ -1,7 +1,6 @@
-import path from 'node:path';
-import { inject } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from './fake-openai';
-import { startStack, type Stack } from './stack';
+import { startOwnStack, type OwnStackOptions } from './own-stack';
+import type { Stack } from './stack';
 
 export interface LlmStack {
   /** The local OpenAI-protocol server the stack's LLM calls go to; tests script its answers. */
@@ -11,19 +10,14 @@ export interface LlmStack {
 }
 
 /**
- * An API and a worker of their own (task queues `wcs-<name>`, logs in `<name>-stack`) with an
- * LLM configured: a local server speaking the OpenAI protocol, so features that need one run.
+ * A stack of a test file's own (startOwnStack) with an LLM configured: a local server speaking
+ * the OpenAI protocol, so features that need one run.
  */
-export async function startLlmStack(name: string, o: { allowPrivateHosts: string[]; env?: Record<string, string> }): Promise<LlmStack> {
+export async function startLlmStack(name: string, o: OwnStackOptions): Promise<LlmStack> {
   const fake = await startFakeOpenAi();
   try {
-    const stack = await startStack({
-      databaseUrl: inject('databaseUrl'),
-      temporalAddress: inject('temporalAddress'),
-      chromiumPath: inject('chromiumPath'),
+    const stack = await startOwnStack(name, {
       allowPrivateHosts: o.allowPrivateHosts,
-      queuePrefix: `wcs-${name}`,
-      logDir: path.join(inject('logDir'), `${name}-stack`),
       env: { LLM_BASE_URL: fake.url, LLM_API_KEY: fake.apiKey, LLM_MODEL: 'fake-model', ...o.env },
     });
     return {

@@ -18,6 +18,8 @@ export interface StackOptions {
 
 export interface Stack {
   apiUrl: string;
+  /** The task-queue prefix it runs on (schedules and queues are named after it). */
+  queuePrefix: string;
   /** The worker's Prometheus endpoint (WORKER_METRICS_PORT). */
   workerMetricsUrl: string;
   api: ManagedProcess;
@@ -63,6 +65,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   await waitUntilReady(apiUrl, 120_000, api, worker);
   return {
     apiUrl,
+    queuePrefix: o.queuePrefix,
     workerMetricsUrl: `http://127.0.0.1:${workerMetricsPort}/metrics`,
     get api() {
       return api;
