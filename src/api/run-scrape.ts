@@ -26,6 +26,8 @@ const JSON_LLM_REQUESTS = 3;
 export async function runScrape(deps: ApiDeps, team: AuthenticatedTeam, url: string, options: ScrapeOptions, clientGone: AbortSignal, jobOptions: unknown = options): Promise<PageRow> {
   if (options.jsonOptions) requireLlmForPromptOnly(options.jsonOptions, deps.config.llm);
   const llmMs = options.formats.includes('json') && deps.config.llm ? deps.config.llm.timeoutMs * JSON_LLM_REQUESTS : 0;
+  // First: a refusal under overload must cost as little as possible (no DNS, no balance read).
+  await refuseWhenSaturated(deps.db, deps.config.MAX_SCRAPES_IN_FLIGHT);
   const target = await checkTarget(deps.gate, url);
   const needed = pageCredits({
     renderer: browserRequiredBy(options) ? 'browser' : 'http',
@@ -33,7 +35,6 @@ export async function runScrape(deps: ApiDeps, team: AuthenticatedTeam, url: str
     json: options.formats.includes('json'),
   });
   await requireCredits(deps.db, team.teamId, needed, 'This scrape');
-  await refuseWhenSaturated(deps.db, deps.config.MAX_SCRAPES_IN_FLIGHT);
 
   const jobId = randomUUID();
   await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: jobOptions, ttlHours: deps.config.JOB_TTL_HOURS });

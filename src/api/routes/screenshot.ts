@@ -56,9 +56,9 @@ export function registerScreenshotRoutes(routes: RouteTable, deps: ApiDeps): voi
       const requestedAt = Date.now();
       const { team } = ctx.state;
       const options = screenshotOptionsOf(body);
+      await refuseWhenSaturated(deps.db, deps.config.MAX_SCRAPES_IN_FLIGHT);
       await checkTarget(deps.gate, body.url);
       await requireCredits(deps.db, team.teamId, PRICES.screenshotCapture, 'A screenshot');
-      await refuseWhenSaturated(deps.db, deps.config.MAX_SCRAPES_IN_FLIGHT);
 
       const jobId = randomUUID();
       await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'screenshot', url: body.url, options, ttlHours: deps.config.JOB_TTL_HOURS });
