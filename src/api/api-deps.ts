@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { Config } from '../config/env';
 import { connectDatabase, type Db } from '../db/client';
+import { ScrapeAdmission } from '../limits/scrape-admission';
 import { PublicUrlGate } from '../net/public-url-gate';
 import { createImageStore } from '../screenshots/create-image-store';
 import { ScreenshotStore } from '../screenshots/screenshot-store';
@@ -17,6 +18,8 @@ export interface ApiDeps {
   logger: Logger;
   /** Screenshot rows and images: the API serves them, the worker writes them. */
   screenshots: ScreenshotStore;
+  /** Refuses scrapes and screenshots while the deployment is saturated. */
+  admission: ScrapeAdmission;
 }
 
 /** Opens what the API needs from its configuration; `close` releases it all. */
@@ -25,9 +28,11 @@ export function openApiDeps(config: Config, logger: Logger): { deps: ApiDeps; cl
   const temporal = createApiTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, clientTracingInterceptors(!!config.OTEL_EXPORTER_OTLP_ENDPOINT));
   const images = createImageStore(config);
   const screenshots = new ScreenshotStore(database.db, images, { publicUrl: config.PUBLIC_URL, ttlSeconds: config.SCREENSHOT_TTL_SECONDS });
+  const admission = new ScrapeAdmission(database.db, config.MAX_SCRAPES_IN_FLIGHT, logger);
   return {
-    deps: { config, db: database.db, temporal, gate: new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS), logger, screenshots },
+    deps: { config, db: database.db, temporal, gate: new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS), logger, screenshots, admission },
     close: async () => {
+      admission.close();
       await Promise.all([database.close(), temporal.connection.close(), images.close()]);
     },
   };

@@ -7,7 +7,6 @@ import { pages } from '../db/schema';
 import { requireLlmForPromptOnly } from '../extract/spec-fields';
 import { createJob } from '../jobs/job-store';
 import { pageColumns, type PageRow } from '../jobs/page-document';
-import { refuseWhenSaturated } from '../limits/saturation';
 import { browserRequiredBy } from '../scrape/engine-choice';
 import type { ScrapeOptions } from '../scrape/scrape-options';
 import { awaitWorkflowResult } from '../temporal/await-result';
@@ -27,47 +26,51 @@ export async function runScrape(deps: ApiDeps, team: AuthenticatedTeam, url: str
   if (options.jsonOptions) requireLlmForPromptOnly(options.jsonOptions, deps.config.llm);
   const llmMs = options.formats.includes('json') && deps.config.llm ? deps.config.llm.timeoutMs * JSON_LLM_REQUESTS : 0;
   // First: a refusal under overload must cost as little as possible (no DNS, no balance read).
-  await refuseWhenSaturated(deps.db, deps.config.MAX_SCRAPES_IN_FLIGHT);
-  const target = await checkTarget(deps.gate, url);
-  const needed = pageCredits({
-    renderer: browserRequiredBy(options) ? 'browser' : 'http',
-    screenshot: options.formats.some((f) => f.startsWith('screenshot')),
-    json: options.formats.includes('json'),
-  });
-  await requireCredits(deps.db, team.teamId, needed, 'This scrape');
+  const release = deps.admission.admit();
+  try {
+    const target = await checkTarget(deps.gate, url);
+    const needed = pageCredits({
+      renderer: browserRequiredBy(options) ? 'browser' : 'http',
+      screenshot: options.formats.some((f) => f.startsWith('screenshot')),
+      json: options.formats.includes('json'),
+    });
+    await requireCredits(deps.db, team.teamId, needed, 'This scrape');
 
-  const jobId = randomUUID();
-  await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: jobOptions, ttlHours: deps.config.JOB_TTL_HOURS });
-  const workflowId = `scrape-${jobId}`;
-  const run = deps.temporal.workflow.execute(scrapeWorkflow, {
-    taskQueue: deps.config.taskQueues.http,
-    workflowId,
-    workflowExecutionTimeout: options.timeout * 3 + 60_000 + llmMs,
-    // The page fetch is a local activity inside a workflow task, which learns of a cancel (its
-    // client gave up) only when the task heartbeats, at 80% of this timeout (10 s by default).
-    workflowTaskTimeout: '4s',
-    args: [
-      {
-        task: {
-          jobId,
-          teamId: team.teamId,
-          url,
-          urlKey: urlKey(target.href),
-          depth: 0,
-          pageId: jobId,
-          options,
-          operation: 'scrape',
-          chargeKey: `scrape:${jobId}`,
-          finishJob: true,
+    const jobId = randomUUID();
+    await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: jobOptions, ttlHours: deps.config.JOB_TTL_HOURS });
+    const workflowId = `scrape-${jobId}`;
+    const run = deps.temporal.workflow.execute(scrapeWorkflow, {
+      taskQueue: deps.config.taskQueues.http,
+      workflowId,
+      workflowExecutionTimeout: options.timeout * 3 + 60_000 + llmMs,
+      // The page fetch is a local activity inside a workflow task, which learns of a cancel (its
+      // client gave up) only when the task heartbeats, at 80% of this timeout (10 s by default).
+      workflowTaskTimeout: '4s',
+      args: [
+        {
+          task: {
+            jobId,
+            teamId: team.teamId,
+            url,
+            urlKey: urlKey(target.href),
+            depth: 0,
+            pageId: jobId,
+            options,
+            operation: 'scrape',
+            chargeKey: `scrape:${jobId}`,
+            finishJob: true,
+          },
+          browserQueue: deps.config.taskQueues.browser,
         },
-        browserQueue: deps.config.taskQueues.browser,
-      },
-    ],
-  });
-  const outcome = await awaitWorkflowResult(run, options.timeout + llmMs, 'scrape', {
-    clientGone,
-    cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel(),
-  });
-  const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, outcome.pageId));
-  return row!;
+      ],
+    });
+    const outcome = await awaitWorkflowResult(run, options.timeout + llmMs, 'scrape', {
+      clientGone,
+      cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel(),
+    });
+    const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, outcome.pageId));
+    return row!;
+  } finally {
+    release();
+  }
 }

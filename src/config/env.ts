@@ -95,6 +95,13 @@ const envSchema = z
      */
     PROCESSING_TIMEOUT_MS: int(10_000, 100),
     /**
+     * Most MB of old-generation heap one processing thread may hold. Without a cap V8 lets each
+     * thread's heap grow toward its own default (gigabytes) before it collects hard. A page whose
+     * DOM outgrows the cap ends that thread, and the page comes back as its plain text; a 5 MB
+     * page of 100,000 links needs about 450 MB.
+     */
+    PROCESSING_THREAD_HEAP_MB: int(512, 64),
+    /**
      * Most links kept of one page: returned, followed by a crawl, stored. The rest are counted in
      * `metadata.linksTotal`. A page's links cost a URL parse, a frontier lookup and stored bytes
      * each; real index pages stay within a few thousand.

@@ -35,11 +35,23 @@ async function serving(address: string): Promise<boolean> {
   }
 }
 
+/**
+ * Dynamic config every dev server gets. The dev server has one history shard, and a shard reads
+ * its transfer queue (the tasks that hand a new workflow task or activity task to matching) at
+ * most `transferProcessorMaxPollRPS` times a second, 20 by default: every workflow start then
+ * waited up to 50 ms (25 on average) before a worker could see it, and one shard could start no
+ * more than about 20 scrapes a second one at a time. A production cluster spreads this over
+ * hundreds of shards; deploy/temporal/dynamicconfig.yaml raises it there too.
+ */
+const DEV_SERVER_DYNAMIC_CONFIG: Record<string, number> = {
+  'history.transferProcessorMaxPollRPS': 1_000,
+};
+
 /** Starts a Temporal dev server (with Web UI and our search attributes) and waits until it serves. */
 export async function startTemporalDevServer(o: TemporalServerOptions): Promise<TemporalServer> {
   const address = `127.0.0.1:${o.port}`;
   const uiUrl = `http://127.0.0.1:${o.uiPort}`;
-  const dynamic = Object.entries(o.dynamicConfig ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  const dynamic = Object.entries({ ...DEV_SERVER_DYNAMIC_CONFIG, ...o.dynamicConfig }).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
   const binary = findTemporalCli(o.log);
 
   if (!binary) {

@@ -55,7 +55,12 @@ export async function createWorkers(
 ): Promise<WorkerSet> {
   const gate = new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS);
   const fetcher = new GuardedFetcher(gate, config.MAX_PAGE_BYTES);
-  const processing = new ProcessingPool({ threads: config.PROCESSING_THREADS, budgetMs: config.PROCESSING_TIMEOUT_MS, maxLinks: config.MAX_LINKS_PER_PAGE });
+  const processing = new ProcessingPool({
+    threads: config.PROCESSING_THREADS,
+    budgetMs: config.PROCESSING_TIMEOUT_MS,
+    heapMb: config.PROCESSING_THREAD_HEAP_MB,
+    maxLinks: config.MAX_LINKS_PER_PAGE,
+  });
   const http = new HttpScraper(fetcher, config.USER_AGENT, processing.process);
   const images = createImageStore(config);
   const screenshots = new ScreenshotStore(database.db, images, { publicUrl: config.PUBLIC_URL, ttlSeconds: config.SCREENSHOT_TTL_SECONDS });

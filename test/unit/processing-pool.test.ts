@@ -72,6 +72,21 @@ describe('a page that outruns its processing budget', () => {
   });
 });
 
+describe('a page whose DOM outgrows a thread\'s heap cap', () => {
+  const pool = new ProcessingPool({ threads: 1, budgetMs: 30_000, heapMb: 64 });
+  afterAll(() => pool.close());
+
+  it('comes back as its text, saying why, and the next page is processed in full on a new thread', async () => {
+    const content = await pool.process(Buffer.from(manyLinksPage(100_000)), 'text/html', 'https://example.com/links', options, inTime(60_000));
+    expect(content.mainContent).toEqual({ method: 'text-only', ratio: 1 });
+    expect(content.warning).toMatch(/^Processing the page failed \(.*memory.*\); only its plain text is returned\.$/);
+    expect(content.text.length).toBeGreaterThan(100_000);
+    const next = await pool.process(page, 'text/html', 'https://example.com/docs/', options, inTime());
+    expect(next.markdown).toContain('# Lamps');
+    expect(next.mainContent).not.toEqual({ method: 'text-only', ratio: 1 });
+  });
+});
+
 describe('a processing task that never ends', () => {
   const pool = new ProcessingPool({ threads: 1, budgetMs: 2_000, threadModule: path.join(__dirname, '../fixtures/spinning-thread.ts') });
   afterAll(() => pool.close());

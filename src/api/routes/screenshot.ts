@@ -4,7 +4,6 @@ import { screenshotWorkflow } from '../../../workflows';
 import { PRICES } from '../../credits/pricing';
 import { AppError } from '../../errors';
 import { createJob } from '../../jobs/job-store';
-import { refuseWhenSaturated } from '../../limits/saturation';
 import { SCREENSHOT_FORMATS, parseScreenshotFileName } from '../../screenshots/screenshot-ids';
 import { screenshotOptionsOf, screenshotRequestSchema } from '../../screenshots/screenshot-options';
 import type { ScreenshotRow } from '../../screenshots/screenshot-store';
@@ -56,22 +55,26 @@ export function registerScreenshotRoutes(routes: RouteTable, deps: ApiDeps): voi
       const requestedAt = Date.now();
       const { team } = ctx.state;
       const options = screenshotOptionsOf(body);
-      await refuseWhenSaturated(deps.db, deps.config.MAX_SCRAPES_IN_FLIGHT);
-      await checkTarget(deps.gate, body.url);
-      await requireCredits(deps.db, team.teamId, PRICES.screenshotCapture, 'A screenshot');
+      const release = deps.admission.admit();
+      try {
+        await checkTarget(deps.gate, body.url);
+        await requireCredits(deps.db, team.teamId, PRICES.screenshotCapture, 'A screenshot');
 
-      const jobId = randomUUID();
-      await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'screenshot', url: body.url, options, ttlHours: deps.config.JOB_TTL_HOURS });
-      const run = deps.temporal.workflow.execute(screenshotWorkflow, {
-        taskQueue: deps.config.taskQueues.browser,
-        workflowId: `screenshot-${jobId}`,
-        workflowExecutionTimeout: options.timeout * 3 + 60_000,
-        args: [{ task: { jobId, teamId: team.teamId, url: body.url, options, requestedAt } }],
-      });
-      const { screenshotId } = await awaitWorkflowResult(run, options.timeout, 'screenshot');
-      const row = await deps.screenshots.findLive(screenshotId);
-      if (!row) throw new AppError('NOT_FOUND', 'The screenshot expired before it could be returned');
-      ctx.body = { success: true, data: screenshotData(row, deps.screenshots.url(row)) };
+        const jobId = randomUUID();
+        await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'screenshot', url: body.url, options, ttlHours: deps.config.JOB_TTL_HOURS });
+        const run = deps.temporal.workflow.execute(screenshotWorkflow, {
+          taskQueue: deps.config.taskQueues.browser,
+          workflowId: `screenshot-${jobId}`,
+          workflowExecutionTimeout: options.timeout * 3 + 60_000,
+          args: [{ task: { jobId, teamId: team.teamId, url: body.url, options, requestedAt } }],
+        });
+        const { screenshotId } = await awaitWorkflowResult(run, options.timeout, 'screenshot');
+        const row = await deps.screenshots.findLive(screenshotId);
+        if (!row) throw new AppError('NOT_FOUND', 'The screenshot expired before it could be returned');
+        ctx.body = { success: true, data: screenshotData(row, deps.screenshots.url(row)) };
+      } finally {
+        release();
+      }
     },
   });
 

@@ -25,6 +25,8 @@ export interface ProcessingPoolOptions {
   threads: number;
   /** Most milliseconds of a thread one page's full processing may take (PROCESSING_TIMEOUT_MS). */
   budgetMs: number;
+  /** Most MB of old-generation heap a thread may hold (PROCESSING_THREAD_HEAP_MB); unset, V8's default. */
+  heapMb?: number;
   /** Most links kept of a page (MAX_LINKS_PER_PAGE); unset, every link. */
   maxLinks?: number;
   /** The module the processing threads run (its default export); tests swap one in. */
@@ -55,7 +57,10 @@ const INTERACTIVE_THREADS = 1;
 
 const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-function threads(filename: string, count: number): Piscina {
+/** Young-generation MB per thread: V8 scavenges it often anyway, and per-thread defaults add up. */
+const YOUNG_GENERATION_MB = 8;
+
+function threads(filename: string, count: number, heapMb: number | undefined): Piscina {
   return new Piscina({
     filename,
     // Thread modules are TypeScript. The service runs under `node --import tsx`, which threads
@@ -63,6 +68,7 @@ function threads(filename: string, count: number): Piscina {
     execArgv: process.execArgv.includes('tsx') ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
     minThreads: count,
     maxThreads: count,
+    ...(heapMb && { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }),
   });
 }
 
@@ -88,8 +94,8 @@ export class ProcessingPool {
   private readonly maxLinks: number | undefined;
 
   constructor(options: ProcessingPoolOptions) {
-    this.full = threads(options.threadModule ?? path.join(__dirname, 'processing-thread.ts'), options.threads);
-    this.textOnly = threads(path.join(__dirname, 'text-only-thread.ts'), 1);
+    this.full = threads(options.threadModule ?? path.join(__dirname, 'processing-thread.ts'), options.threads, options.heapMb);
+    this.textOnly = threads(path.join(__dirname, 'text-only-thread.ts'), 1, options.heapMb);
     this.slots = new ThreadSlots(options.threads, options.threads > 1 ? INTERACTIVE_THREADS : 0);
     this.budgetMs = options.budgetMs;
     this.maxLinks = options.maxLinks;
