@@ -26,7 +26,7 @@ export async function runScrape(deps: ApiDeps, team: AuthenticatedTeam, url: str
   if (options.jsonOptions) requireLlmForPromptOnly(options.jsonOptions, deps.config.llm);
   const llmMs = options.formats.includes('json') && deps.config.llm ? deps.config.llm.timeoutMs * JSON_LLM_REQUESTS : 0;
   // First: a refusal under overload must cost as little as possible (no DNS, no balance read).
-  const release = deps.admission.admit();
+  const release = deps.admission.admit(team.teamId);
   try {
     const target = await checkTarget(deps.gate, url);
     const needed = pageCredits({

@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { isNotNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Db } from '../db/client';
-import { jobs, type JobKind } from '../db/schema';
+import { jobs, teamLimits, type JobKind } from '../db/schema';
 import { AppError } from '../errors';
 import { RESULT_GRACE_MS } from '../temporal/await-result';
 
@@ -14,59 +14,99 @@ const RETRY_AFTER_SECONDS = 1;
 /** How often each API replica re-reads the deployment-wide count. */
 const RECOUNT_INTERVAL_MS = 200;
 
-/**
- * Single-page jobs in flight across the deployment, at most `capacity` counted. A job counts
- * while the API may still wait for it (its `timeout` and the result grace): past that its client
- * has its answer and its workflow is cancelled, and a job whose workflow never started (Temporal
- * was down) must not hold a slot until it is reconciled.
- */
-async function countInFlight(db: Db, capacity: number): Promise<number> {
-  const [row] = await db.execute<{ n: number }>(sql`
-    select count(*)::int as n from (
-      select 1 from ${jobs}
-      where ${jobs.status} = 'scraping' and ${jobs.kind} in ${SINGLE_PAGE_KINDS}
-        and ${jobs.createdAt} > now() - (coalesce((${jobs.options}->>'timeout')::int, ${DEFAULT_TIMEOUT_MS}) + ${RESULT_GRACE_MS}) * interval '1 millisecond'
-      limit ${capacity}
-    ) in_flight`);
-  return row?.n ?? 0;
+/** Where single-page work stands across the deployment, as one read saw it. */
+interface InFlight {
+  /** Single-page jobs in flight, by team. */
+  byTeam: Map<string, number>;
+  /** Teams an operator gave a `pagesInFlight` (`wcs limits`): their scrapes are held to it too. */
+  teamLimits: Map<string, number>;
 }
 
 /**
- * Backpressure for scrapes and screenshots: past `capacity` single-page jobs in flight across
- * the deployment, a new one would only queue behind the others, so it is refused with 503
- * SERVICE_UNAVAILABLE and `Retry-After`, which keeps accepted requests' latency bounded.
+ * Single-page jobs in flight, by team. A job counts while the API may still wait for it (its
+ * `timeout` and the result grace): past that its client has its answer and its workflow is
+ * cancelled, and a job whose workflow never started (Temporal was down) must not hold a slot
+ * until it is reconciled. Admission keeps the rows few, so they are all counted.
+ */
+async function readInFlight(db: Db): Promise<InFlight> {
+  const [jobRows, limitRows] = await Promise.all([
+    db.execute<{ team: string; n: number }>(sql`
+      select ${jobs.teamId} as team, count(*)::int as n from ${jobs}
+      where ${jobs.status} = 'scraping' and ${jobs.kind} in ${SINGLE_PAGE_KINDS}
+        and ${jobs.createdAt} > now() - (coalesce((${jobs.options}->>'timeout')::int, ${DEFAULT_TIMEOUT_MS}) + ${RESULT_GRACE_MS}) * interval '1 millisecond'
+      group by ${jobs.teamId}`),
+    db.select({ team: teamLimits.teamId, n: teamLimits.pagesInFlight }).from(teamLimits).where(isNotNull(teamLimits.pagesInFlight)),
+  ]);
+  return {
+    byTeam: new Map(jobRows.map((r) => [r.team, Number(r.n)])),
+    teamLimits: new Map(limitRows.map((r) => [r.team, r.n!])),
+  };
+}
+
+/** A counter of what this replica admitted and finished since the last read began, by team. */
+class Tally {
+  readonly byTeam = new Map<string, number>();
+  total = 0;
+
+  add(teamId: string, n: number): void {
+    this.total += n;
+    const left = (this.byTeam.get(teamId) ?? 0) + n;
+    if (left === 0) this.byTeam.delete(teamId);
+    else this.byTeam.set(teamId, left);
+  }
+
+  /** Takes out what `earlier` held: it is in the count now. */
+  subtract(earlier: Tally): void {
+    for (const [team, n] of earlier.byTeam) this.add(team, -n);
+  }
+
+  copy(): Tally {
+    const c = new Tally();
+    for (const [team, n] of this.byTeam) c.add(team, n);
+    return c;
+  }
+}
+
+/**
+ * Backpressure and fairness for scrapes and screenshots, work a client waits on.
  *
- * The decision costs no I/O, so a refusal under overload is fast: each API replica re-reads
- * the deployment-wide count from Postgres every 200 ms in the background, and adds what it
- * admitted and subtracts what it finished since that read began. Other replicas' admissions
- * show up at the next read, and a burst may pass by what arrives within one read's span.
+ * - Past `capacity` single-page jobs in flight across the deployment, a new one would only queue
+ *   behind the others, so it is refused with 503 SERVICE_UNAVAILABLE and `Retry-After`, which
+ *   keeps accepted requests' latency bounded.
+ * - A team whose `pagesInFlight` an operator set (`wcs limits`) is held to it: past it, its new
+ *   one is refused with 429 RATE_LIMITED and `Retry-After`, so its bursts cannot take every slot
+ *   from the others. Without an override a team may use the whole capacity, as a single-tenant
+ *   deployment expects (TEAM_PAGES_IN_FLIGHT paces crawls and batches, which queue instead).
+ *
+ * The decision costs no I/O, so a refusal under overload is fast: each API replica re-reads the
+ * counts from Postgres every 200 ms in the background, and adds what it admitted and subtracts
+ * what it finished since that read began. Other replicas' admissions show up at the next read,
+ * and a burst may pass by what arrives within one read's span.
  */
 export class ScrapeAdmission {
-  /** Deployment-wide jobs in flight at the last read. */
-  private counted = 0;
-  /** Admitted and finished by this replica since the last read began. */
-  private admitted = 0;
-  private finished = 0;
+  private read: InFlight = { byTeam: new Map(), teamLimits: new Map() };
+  private readTotal = 0;
+  private admitted = new Tally();
+  private finished = new Tally();
   private reading = false;
-  private readonly timer: NodeJS.Timeout | undefined;
+  private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly db: Db,
-    /** Single-page jobs the deployment takes at once; 0: no limit. */
+    /** Single-page jobs the deployment takes at once (MAX_SCRAPES_IN_FLIGHT); 0: no limit. */
     private readonly capacity: number,
     private readonly logger: Logger,
   ) {
-    if (capacity <= 0) return;
     this.timer = setInterval(() => void this.recount(), RECOUNT_INTERVAL_MS);
     this.timer.unref();
     void this.recount();
   }
 
-  /** Admits one single-page job or throws 503; call the returned function once it has ended. */
-  admit(): () => void {
-    if (this.capacity <= 0) return () => {};
-    const inFlight = Math.max(0, this.counted + this.admitted - this.finished);
-    if (inFlight >= this.capacity) {
+  /** Admits one single-page job of `teamId` or throws 503 or 429; call the returned function once it has ended. */
+  admit(teamId: string): () => void {
+    const { capacity } = this;
+    const inFlight = Math.max(0, this.readTotal + this.admitted.total - this.finished.total);
+    if (capacity > 0 && inFlight >= capacity) {
       throw new AppError(
         'SERVICE_UNAVAILABLE',
         `The workers are saturated: ${inFlight} scrapes in flight, the most this deployment takes; retry in ${RETRY_AFTER_SECONDS} s`,
@@ -74,12 +114,22 @@ export class ScrapeAdmission {
         { retryAfterSeconds: RETRY_AFTER_SECONDS },
       );
     }
-    this.admitted++;
+    const teamLimit = this.read.teamLimits.get(teamId);
+    const teamInFlight = Math.max(0, (this.read.byTeam.get(teamId) ?? 0) + (this.admitted.byTeam.get(teamId) ?? 0) - (this.finished.byTeam.get(teamId) ?? 0));
+    if (teamLimit !== undefined && teamInFlight >= teamLimit) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `This team has ${teamInFlight} scrapes in flight, the most it may have at once; retry in ${RETRY_AFTER_SECONDS} s`,
+        undefined,
+        { retryAfterSeconds: RETRY_AFTER_SECONDS },
+      );
+    }
+    this.admitted.add(teamId, 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.finished++;
+      this.finished.add(teamId, 1);
     };
   }
 
@@ -91,13 +141,14 @@ export class ScrapeAdmission {
   private async recount(): Promise<void> {
     if (this.reading) return;
     this.reading = true;
-    const admitted = this.admitted;
-    const finished = this.finished;
+    const admitted = this.admitted.copy();
+    const finished = this.finished.copy();
     try {
-      this.counted = await countInFlight(this.db, this.capacity);
+      this.read = await readInFlight(this.db);
+      this.readTotal = [...this.read.byTeam.values()].reduce((a, b) => a + b, 0);
       // What happened before the read began is in the count now.
-      this.admitted -= admitted;
-      this.finished -= finished;
+      this.admitted.subtract(admitted);
+      this.finished.subtract(finished);
     } catch (err) {
       // Postgres is down: the request's own statements answer 503 meanwhile; keep the last count.
       this.logger.debug({ err }, 'could not count the scrapes in flight');

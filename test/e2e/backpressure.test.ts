@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectDatabase, type Database } from '../../src/db/client';
 import { jobs } from '../../src/db/schema';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
+import { setTeamLimits } from '../../src/limits/team-limits';
 import { createTeamWithKey } from '../helpers/accounts';
 import { api } from '../helpers/api';
 import { inProcessConfig, startInProcessApi, startInProcessWorkers, type Running } from '../helpers/in-process';
@@ -28,11 +29,17 @@ let site: FixtureServer;
 let apiServer: Running & { url: string };
 let workers: Running;
 let key: string;
+/** A team allowed one page in flight (`wcs limits <team> --pagesInFlight 1`), and one on the default. */
+let limited: { teamId: string; key: string };
+let other: { teamId: string; key: string };
 
 beforeAll(async () => {
   pg = await startMigratedPostgres();
   database = connectDatabase(pg.url, 2);
   ({ key } = await createTeamWithKey(database.db, 'backpressure', 100));
+  limited = await createTeamWithKey(database.db, 'one-at-a-time', 100);
+  other = await createTeamWithKey(database.db, 'neighbour', 100);
+  await setTeamLimits(database.db, limited.teamId, { pagesInFlight: 1 });
   site = await startFixtureServer(
     {
       '/held': (_req, res) =>
@@ -69,7 +76,7 @@ afterAll(async () => {
   await pg?.destroy();
 });
 
-const scrape = (path: string) => api('/v1/scrape', { key, baseUrl: apiServer.url, body: { url: `${site.url}${path}`, formats: ['markdown'], timeout: 30_000 } });
+const scrape = (path: string, as = key) => api('/v1/scrape', { key: as, baseUrl: apiServer.url, body: { url: `${site.url}${path}`, formats: ['markdown'], timeout: 30_000 } });
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -107,6 +114,25 @@ describe('backpressure', () => {
     const after = await scrape('/quick');
     expect(after.status).toBe(200);
     expect(after.body.data.markdown).toContain('Answered at once.');
+  });
+
+  it("keeps a team within its pages in flight: its next scrape is a 429 with Retry-After while another team's is answered", async () => {
+    holds.length = 0;
+    const first = scrape('/held', limited.key);
+    await until('the team\'s scrape reaches the site', () => holds.length === 1);
+
+    const refused = await scrape('/quick', limited.key);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ success: false, code: 'RATE_LIMITED', error: expect.stringMatching(/^This team has 1 scrapes in flight, the most it may have at once/) });
+    expect(refused.headers.get('retry-after')).toBe('1');
+    const neighbour = await scrape('/quick', other.key);
+    expect(neighbour.status).toBe(200);
+    expect(neighbour.body.data.markdown).toContain('Answered at once.');
+
+    holds[0]!.release();
+    expect((await first).status).toBe(200);
+    const after = await scrape('/quick', limited.key);
+    expect(after.status).toBe(200);
   });
 
   it('cancels a scrape whose client gave up: its fetch stops and the job is recorded as cancelled', async () => {

@@ -23,7 +23,7 @@ export function registerScrapeRoutes(routes: RouteTable, deps: ApiDeps): void {
       403: { description: 'Not a public http(s) URL (URL_BLOCKED)' },
       408: { description: 'The page did not finish within timeout (SCRAPE_TIMEOUT)' },
       422: { description: 'jsonOptions has a prompt but no schema, and no LLM is configured (LLM_NOT_CONFIGURED)' },
-      429: { description: 'Over the key\'s or the team\'s request rate (RATE_LIMITED), with Retry-After' },
+      429: { description: 'Over the key\'s or the team\'s request rate, or the team\'s own pages-in-flight limit (RATE_LIMITED), with Retry-After' },
       502: { description: 'The target could not be fetched (SCRAPE_DNS_RESOLUTION_ERROR, SCRAPE_CONNECTION_ERROR, SCRAPE_SSL_ERROR, SCRAPE_TOO_LARGE), or the LLM failed (LLM_ERROR)' },
       503: { description: 'The workers are saturated, or Postgres or Temporal is unavailable (SERVICE_UNAVAILABLE), with Retry-After' },
     },

@@ -55,7 +55,7 @@ export function registerScreenshotRoutes(routes: RouteTable, deps: ApiDeps): voi
       const requestedAt = Date.now();
       const { team } = ctx.state;
       const options = screenshotOptionsOf(body);
-      const release = deps.admission.admit();
+      const release = deps.admission.admit(team.teamId);
       try {
         await checkTarget(deps.gate, body.url);
         await requireCredits(deps.db, team.teamId, PRICES.screenshotCapture, 'A screenshot');
