@@ -35,9 +35,10 @@ export interface Environment {
 }
 
 /**
- * What `npm start` runs, for real, for one test or bench run: a Temporal dev server (in
- * memory, free ports), a fresh Postgres database (dropped afterwards), Chromium, and the API and
- * worker as separate processes. Logs go to data/<kind>-logs/<run>.
+ * What `npm start` runs, for real, for one test or bench run: a Temporal dev server (free
+ * ports; in memory for tests, in a file like `npm start`'s for benches), a fresh Postgres
+ * database (dropped afterwards), Chromium, and the API and worker as separate processes. Logs
+ * go to data/<kind>-logs/<run>.
  */
 export async function startEnvironment(o: EnvironmentOptions): Promise<Environment> {
   const run = `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
@@ -64,6 +65,8 @@ export async function startEnvironment(o: EnvironmentOptions): Promise<Environme
       uiPort: await freePort(),
       logFile: path.join(logDir, 'temporal.log'),
       dynamicConfig: o.temporalConfig ?? {},
+      // A bench measures what `npm start` runs, whose Temporal keeps its state in a file; tests keep it in memory.
+      ...(o.kind === 'bench' && { dbFilename: path.join(logDir, 'temporal.db') }),
       log: o.log,
     });
     stops.push(() => temporal.stop());
