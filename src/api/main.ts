@@ -1,9 +1,11 @@
+import http from 'node:http';
 import { ConfigError, loadConfig } from '../config/env';
-import { migrateDatabase } from '../db/migrate';
 import { createLogger } from '../log';
+import { migrateWhenPostgresIsUp } from '../startup/wait-for-dependencies';
 import { startTracing } from '../telemetry/tracing';
 import { openApiDeps } from './api-deps';
 import { createApp } from './app';
+import { startingApp } from './starting-app';
 import { attachCrawlWatch } from './v2/watch-crawl';
 
 /** API entry point: serves HTTP until SIGINT/SIGTERM, then drains in-flight requests. */
@@ -11,10 +13,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('api', config.LOG_LEVEL);
   const tracing = startTracing('wcs-api', config.OTEL_EXPORTER_OTLP_ENDPOINT);
-  await migrateDatabase(config.DATABASE_URL);
   const { deps, close } = openApiDeps(config, logger);
-  const { app } = createApp(deps);
-  const server = app.listen(config.PORT, config.HOST, () => logger.info({ url: config.PUBLIC_URL }, 'api listening'));
+  // Listening before Postgres is up and migrated: until then the starting app answers (503s),
+  // so a restart during an outage serves clients as a running API does.
+  let handle = startingApp(logger).callback();
+  const server = http.createServer((req, res) => void handle(req, res));
+  server.listen(config.PORT, config.HOST, () => logger.info({ url: config.PUBLIC_URL }, 'api listening'));
   server.requestTimeout = 0; // scrapes may legitimately take minutes; each has its own timeout
   const crawlWatch = attachCrawlWatch(server, deps);
   let stopping = false;
@@ -32,6 +36,9 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  await migrateWhenPostgresIsUp(config.DATABASE_URL, logger);
+  handle = createApp(deps).app.callback();
+  logger.info('api serving');
 }
 
 main().catch((err: unknown) => {

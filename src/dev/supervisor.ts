@@ -9,7 +9,11 @@ export interface SupervisorOptions {
   maxBackoffMs?: number;
   /** A run at least this long counts as healthy: the next crash restarts after the initial wait again. */
   stableAfterMs?: number;
-  /** Crashes in a row, each after a short run, after which the process is given up (a bad configuration, say). */
+  /**
+   * Crashes in a row, each after a short run, after which the process is given up (a bad
+   * configuration, say). Only exits count: a process waiting for Postgres or Temporal at start
+   * (src/startup/wait-for-dependencies.ts) keeps running, so an outage of any length never adds up here.
+   */
   maxQuickCrashes?: number;
   /** Called once the process is given up; the caller decides what else stops. */
   onGiveUp: (name: string) => void;

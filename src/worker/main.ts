@@ -1,11 +1,10 @@
 import { Client } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import { ConfigError, loadConfig } from '../config/env';
 import { connectDatabase } from '../db/client';
-import { migrateDatabase } from '../db/migrate';
 import { startReconciler } from '../jobs/reconciler';
 import { createLogger } from '../log';
 import { startWorkerMetricsServer } from '../metrics/worker-metrics-server';
+import { connectWhenTemporalIsUp, migrateWhenPostgresIsUp } from '../startup/wait-for-dependencies';
 import { startTracing } from '../telemetry/tracing';
 import { installWorkerRuntime } from '../telemetry/worker-runtime';
 import { workerTracing } from '../telemetry/worker-tracing';
@@ -17,9 +16,17 @@ async function main(): Promise<void> {
   const logger = createLogger('worker', config.LOG_LEVEL);
   const temporalMetricsUrl = installWorkerRuntime(logger, config.TEMPORAL_METRICS_PORT);
   const tracing = startTracing('wcs-worker', config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  // Nothing is open yet that needs closing, so a stop signal while waiting for Postgres or
+  // Temporal ends the process (the SDK's own handler, installed with the runtime, only stops workers).
+  const stop = () => {
+    logger.info('worker stopped while waiting for its dependencies');
+    process.exit(0);
+  };
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  await migrateWhenPostgresIsUp(config.DATABASE_URL, logger);
+  const connection = await connectWhenTemporalIsUp(config.TEMPORAL_ADDRESS, logger);
+  process.off('SIGINT', stop).off('SIGTERM', stop);
   const database = connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  await migrateDatabase(config.DATABASE_URL);
-  const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const { workers, dispose } = await createWorkers(config, database, connection, logger, tracing && { tracing: workerTracing(tracing) });
   const metricsServer =
     config.WORKER_METRICS_PORT > 0
