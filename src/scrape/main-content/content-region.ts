@@ -19,13 +19,25 @@ const CHROME_LANDMARKS = [
   '[role="search"]',
   '[role="dialog"]',
   '[role="alert"]',
-  '[aria-hidden="true"]:not([role="tabpanel"])',
+  // Not a link: a card's redundant second link to its item (its image, its snippet) is hidden
+  // from screen readers to spare them the repeat, and stays on screen.
+  '[aria-hidden="true"]:not([role="tabpanel"]):not(a)',
   '[hidden]:not([role="tabpanel"])',
   'select',
   'input',
   'textarea',
   'label',
 ].join(',');
+
+/**
+ * A `<header>` inside an article or section is that section's heading (a card's headline and
+ * standfirst), not the page's banner: HTML-AAM maps it to the banner landmark only when it is
+ * scoped to the body.
+ */
+const SECTIONING = 'article, aside, main, nav, section';
+function sectionHeader(element: Element): boolean {
+  return element.localName === 'header' && !element.hasAttribute('role') && element.parentElement?.closest(SECTIONING) != null;
+}
 
 /**
  * Styled out of sight: templates, data for scripts, closed menus. Tab and accordion panels are
@@ -96,13 +108,49 @@ function regionRoot(document: Document, total: number): Element {
 const OUTSIDE_PROSE = 200;
 
 /** Short texts this many times on a page are controls and badges ("Add to cart", "Loading", "Reply"). */
-const REPEATED_LABEL = { maxLength: 30, times: 3 };
+const REPEATED_LABEL = { maxLength: 60, times: 3 };
 
 /** Code tokens and table values repeat by nature. (A walk up by tag name: `closest` parses its selector per call.) */
 const REPEATING = new Set(['pre', 'code', 'table']);
 function inRepeatingBlock(element: Element, root: Element): boolean {
   for (let at: Element | null = element; at && at !== root; at = at.parentElement) if (REPEATING.has(at.localName)) return true;
   return false;
+}
+
+/**
+ * A cookie notice: the site says it uses cookies and asks for consent. Banners are usually
+ * named as such (`cookie-banner`) and go with the chrome words; these are the ones that are not.
+ */
+const COOKIE_NOTICE = {
+  maxLength: 600,
+  site: /\b(?:we|this (?:web)?site|our (?:web)?site|\w+) (?:uses?|have placed|place|set) cookies\b|\bcookie (?:policy|settings|preferences)\b/i,
+  consent: /\b(?:agree|accept|consent|opt[- ]in|preferences|settings|allow)\b/i,
+};
+
+/** Removes the blocks of the region that are cookie notices, outermost first. */
+function dropCookieNotices(root: Element): void {
+  for (const element of [...root.querySelectorAll('p, div, section, span')]) {
+    if (!root.contains(element)) continue;
+    const text = element.textContent ?? '';
+    if (!/cookie/i.test(text) || visibleLength(element) > COOKIE_NOTICE.maxLength) continue;
+    if (COOKIE_NOTICE.site.test(text) && COOKIE_NOTICE.consent.test(text)) element.remove();
+  }
+}
+
+/** The words around an email field, up to this long, are its signup or sign-in box. */
+const EMAIL_BOX = 400;
+
+/**
+ * Removes newsletter signups and sign-in boxes: the largest block around an email field that
+ * is still short ("Enter your email for 10% off", the consent line under it).
+ */
+function dropEmailBoxes(root: Element): void {
+  for (const field of [...root.querySelectorAll('input[type="email"], input[autocomplete="email"]')]) {
+    if (!root.contains(field)) continue;
+    let box: Element = field;
+    while (box.parentElement && box.parentElement !== root && visibleLength(box.parentElement) <= EMAIL_BOX) box = box.parentElement;
+    box.remove();
+  }
 }
 
 /** Removes leaf blocks whose short text repeats across the region. */
@@ -184,18 +232,22 @@ export interface RegionOptions {
 }
 
 /**
- * The section a heading opens: its wrappers while the heading is their first element, else the
- * heading and the siblings after it up to the next heading of its rank or higher.
+ * The section a heading opens: its wrappers while the heading is their first element; when
+ * those wrappers hold nothing but the heading (`<div class="section-header"><h2>`), or there
+ * are none, also the siblings after them up to the next heading of its rank or higher. Never
+ * more than `limit` characters.
  */
 function headedSection(heading: Element, root: Element, limit: number): Element[] {
   let section: Element = heading;
   while (section.parentElement && section.parentElement !== root && section.parentElement.firstElementChild === section && visibleLength(section.parentElement) < limit) section = section.parentElement;
-  if (section !== heading) return [section];
-  const rank = Number(heading.localName.slice(1));
-  const parts: Element[] = [heading];
-  for (let next = heading.nextElementSibling; next; next = next.nextElementSibling) {
-    const level = /^h[1-6]$/.test(next.localName) ? Number(next.localName.slice(1)) : 7;
-    if (level <= rank) break;
+  let length = visibleLength(section);
+  if (section !== heading && length > visibleLength(heading)) return [section];
+  const higher = Array.from({ length: Number(heading.localName.slice(1)) }, (_, i) => `h${i + 1}`).join(',');
+  const parts: Element[] = [section];
+  for (let next = section.nextElementSibling; next; next = next.nextElementSibling) {
+    if (next.matches(higher) || next.querySelector(higher)) break;
+    length += visibleLength(next);
+    if (length >= limit) break;
     parts.push(next);
   }
   return parts;
@@ -216,9 +268,10 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
     if (element.matches(NOTE) || (heading && element.contains(heading))) return;
     if (visibleLength(element) < rootLength * 0.5) element.remove();
   };
+  dropEmailBoxes(root);
   for (const element of [...root.querySelectorAll(DISCLOSURE)]) element.replaceWith(...element.childNodes);
   for (const element of [...root.querySelectorAll('button')]) element.remove();
-  for (const element of [...root.querySelectorAll(CHROME_LANDMARKS)]) if (kept(element)) drop(element);
+  for (const element of [...root.querySelectorAll(CHROME_LANDMARKS)]) if (kept(element) && !sectionHeader(element)) drop(element);
   for (const element of [...root.querySelectorAll('[style]')]) if (kept(element) && styledHidden(element)) drop(element);
   for (const element of [...root.querySelectorAll('[class], [id]')]) {
     if (!kept(element)) continue;
@@ -231,6 +284,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
       for (const part of headedSection(title, root, rootLength * 0.5)) part.remove();
     }
   }
+  dropCookieNotices(root);
   dropRepeatedLabels(root);
   if (options.pruneLinkDense) {
     const items = options.keepItems ? itemContainers(root) : [];

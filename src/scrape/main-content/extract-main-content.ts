@@ -45,6 +45,8 @@ const COMMENTS = 'comments?|comment-list|respond|disqus';
 /** Headings of a product page's sections about other products, other people's words, or buying. */
 const PRODUCT_ASIDES =
   /^(?:customer |product |guest )?(?:reviews?|ratings?( (?:&|and) reviews)?|questions (?:&|and) answers|q ?(?:&|and) ?a)\b|^(?:related|similar|recommended|sponsored)\b|^(?:you (?:may|might) also|customers (?:also|who)|frequently bought|recently viewed|more from|more like this|shop the look|get the look|complete the look|as seen on|meet (?:the|your) seller|shipping (?:&|and) returns?|delivery (?:&|and) returns?)/i;
+/** Legal small print under a shop's products and grids: disclaimers, offer terms, trademark notices. */
+const FINE_PRINT = 'disclaimers?|legal|fine-print|footnotes?';
 const readability: Attempt = { method: 'readability', run: readabilityContent };
 
 /**
@@ -57,9 +59,9 @@ const CASCADE: Record<PageType, Attempt[]> = {
   documentation: [region({ pruneLinkDense: true, extraChrome: COMMENTS }), readability],
   service: [region({ pruneLinkDense: true, extraChrome: COMMENTS, keepItems: true }), readability],
   forum: [region({ pruneLinkDense: true }), readability],
-  product: [region({ pruneLinkDense: true, extraChrome: PRODUCT_CHROME, chromeHeadings: PRODUCT_ASIDES }), readability],
-  collection: [region({ pruneLinkDense: true, extraChrome: COMMENTS, keepItems: true }), readability],
-  listing: [region({ pruneLinkDense: true, extraChrome: COMMENTS, keepItems: true }), readability],
+  product: [region({ pruneLinkDense: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES }), readability],
+  collection: [region({ pruneLinkDense: true, extraChrome: `${COMMENTS}|${FINE_PRINT}`, keepItems: true }), readability],
+  listing: [region({ pruneLinkDense: true, extraChrome: `${COMMENTS}|${FINE_PRINT}`, keepItems: true }), readability],
 };
 
 /**

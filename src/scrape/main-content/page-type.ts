@@ -52,6 +52,8 @@ const WEIGHT_OF: Partial<Record<string, number>> = { article: 2, listing: 2 };
 const SCHEMA_WEIGHT = (name: string, type: PageType): number => (name === 'faqpage' ? 2 : (WEIGHT_OF[type] ?? 3));
 /** This many entities of a product type on one page make it a grid or a list of them. */
 const MANY_ENTITIES = 3;
+/** A product page's own buy button, and its copy in a sticky bar. */
+const ONE_BUY_BUTTON = 2;
 /** Priced items in one run that make a grid unmistakable. */
 const LONG_GRID = 8;
 
@@ -107,7 +109,10 @@ export function detectPageType(signals: PageSignals, structure: PageStructure): 
     evidence.set(type, [...(evidence.get(type) ?? []), why]);
   };
   const s = structure;
-  const grid = s.pricedItems >= 4 && s.pricedItems >= 0.5 * s.repeatedItems;
+  // One buy button (maybe repeated in a sticky bar) means one thing to buy: a priced run on
+  // that page is a carousel of other products. A grid has no buy button, or one per item.
+  const oneThingToBuy = s.cartActions > 0 && s.cartActions <= ONE_BUY_BUTTON;
+  const grid = !oneThingToBuy && s.pricedItems >= 4 && s.pricedItems >= 0.5 * s.repeatedItems;
   const counts = new Map<string, number>();
   for (const name of signals.schemaTypes) counts.set(name.toLowerCase(), (counts.get(name.toLowerCase()) ?? 0) + 1);
   for (const [name, count] of counts) {
