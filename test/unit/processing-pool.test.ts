@@ -81,6 +81,9 @@ describe('a page whose DOM outgrows a thread\'s heap cap', () => {
     expect(content.mainContent).toEqual({ method: 'text-only', ratio: 1 });
     expect(content.warning).toMatch(/^Processing the page failed \(.*memory.*\); only its plain text is returned\.$/);
     expect(content.text.length).toBeGreaterThan(100_000);
+    // Its links come from the same linear pass, so a crawl still follows them.
+    expect(content.links).toHaveLength(100_000);
+    expect(content.links.slice(0, 2)).toEqual(['https://example.com/item/0', 'https://example.com/item/1']);
     const next = await pool.process(page, 'text/html', 'https://example.com/docs/', options, inTime());
     expect(next.markdown).toContain('# Lamps');
     expect(next.mainContent).not.toEqual({ method: 'text-only', ratio: 1 });

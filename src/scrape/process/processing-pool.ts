@@ -112,7 +112,7 @@ export class ProcessingPool {
       reason = err instanceof OutOfTime ? `ran out of its ${budgetMs} ms budget` : `failed (${errorMessage(err)})`;
     }
     try {
-      return await this.runTextOnly({ body, contentType, reason }, limits);
+      return await this.runTextOnly({ body, contentType, reason, pageUrl, maxLinks: this.maxLinks }, limits);
     } catch (err) {
       if (limits.cancel?.aborted) throw err;
       if (err instanceof OutOfTime) {

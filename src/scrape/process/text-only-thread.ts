@@ -1,11 +1,9 @@
-import { processTextOnly } from './process-text-only';
+import { processTextOnly, type TextOnlyPage } from './process-text-only';
 import type { ProcessedContent } from './processed-content';
 
 /** A body whose full processing did not finish, and why (for the warning). */
-export interface TextOnlyTask {
+export interface TextOnlyTask extends TextOnlyPage {
   body: Uint8Array;
-  contentType: string;
-  reason: string;
 }
 
 /**
@@ -13,5 +11,5 @@ export interface TextOnlyTask {
  * fraction of the time a processing thread takes.
  */
 export default function textOnlyTask(task: TextOnlyTask): ProcessedContent {
-  return processTextOnly(task.body, task.contentType, task.reason);
+  return processTextOnly(task.body, task);
 }

@@ -13,7 +13,14 @@ export interface VisibleText {
   title?: string;
   /** The text reached `maxChars` and the rest of the page was not read. */
   truncated: boolean;
+  /** The `href` of each `<a>` and `<area>` read, as written (entities decoded), in document order. */
+  hrefs: string[];
+  /** The first `<base href>`, if any. */
+  baseHref?: string;
 }
+
+/** Elements whose `href` is a link a reader can follow; `<base>`'s sets what they resolve against. */
+const LINKING = new Set(['a', 'area']);
 
 /** Collapses whitespace as a browser lays out inline text, with line and paragraph breaks between blocks. */
 class TextBuilder {
@@ -64,6 +71,11 @@ export function visibleText(html: string, maxChars: number): VisibleText {
   let hiddenDepth = 0;
   let truncated = false;
   let tag = '';
+  const hrefs: string[] = [];
+  let baseHref: string | undefined;
+  /** The value of the `href` being read, of a linking or base element; undefined otherwise. */
+  let href: string | undefined;
+  let attribute = '';
   const onText = (s: string) => {
     if (hidden === 'title') title = (title ?? '') + s.slice(0, MAX_TITLE_CHARS - (title?.length ?? 0));
     if (hidden) return;
@@ -91,10 +103,22 @@ export function visibleText(html: string, maxChars: number): VisibleText {
         if (hidden === name && --hiddenDepth === 0) hidden = undefined;
         else breakAt(name);
       },
-      onattribdata: noop,
-      onattribentity: noop,
-      onattribend: noop,
-      onattribname: noop,
+      onattribname: (start, end) => {
+        attribute = html.slice(start, end).toLowerCase();
+        if (attribute === 'href' && (LINKING.has(tag) || (tag === 'base' && baseHref === undefined))) href = '';
+      },
+      onattribdata: (start, end) => {
+        if (href !== undefined) href += html.slice(start, end);
+      },
+      onattribentity: (codepoint) => {
+        if (href !== undefined) href += String.fromCodePoint(codepoint);
+      },
+      onattribend: () => {
+        if (href === undefined) return;
+        if (tag === 'base') baseHref = href;
+        else hrefs.push(href);
+        href = undefined;
+      },
       oncdata: noop,
       oncomment: noop,
       ondeclaration: noop,
@@ -110,5 +134,5 @@ export function visibleText(html: string, maxChars: number): VisibleText {
   tokenizer.write(html);
   if (!truncated) tokenizer.end();
   const trimmedTitle = title?.replace(/\s+/g, ' ').trim();
-  return { text: text.toString().slice(0, maxChars), ...(trimmedTitle && { title: trimmedTitle }), truncated };
+  return { text: text.toString().slice(0, maxChars), ...(trimmedTitle && { title: trimmedTitle }), truncated, hrefs, ...(baseHref !== undefined && { baseHref }) };
 }
