@@ -1,13 +1,23 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Environment } from '../helpers/environment';
-import { cpuSeconds, sampleRss } from './measure';
+import { commandLine, cpuSeconds, rssMb, sampleRss } from './measure';
+
+/**
+ * The API and worker settings a crawl bench at `concurrency` runs with: the bench site is one
+ * host and the bench team one team, so the per-host and per-team page limits (10 and 16 by
+ * default) would otherwise be what a crawl at 50 measures, not the service's speed.
+ */
+export function crawlBenchEnv(concurrency: number): Record<string, string> {
+  return { CRAWL_HOST_CONCURRENCY: String(concurrency), TEAM_PAGES_IN_FLIGHT: String(concurrency) };
+}
 
 export interface ApiCrawlResult {
   pages: number;
   failed: number;
   ms: number;
   peakRssMb: number;
-  rssSamples: number[];
+  /** The worker's RSS at each status poll, against the pages stored by then. */
+  progress: { pages: number; rssMb: number }[];
   runs: number;
   historyEvents: number;
   maxRunEvents: number;
@@ -30,10 +40,12 @@ export async function apiCrawl(env: Environment, body: Record<string, unknown>):
   };
   const workerPid = env.stack.worker.child.pid!;
   const apiPid = env.stack.api.child.pid!;
+  const temporalPort = new URL(`http://${env.temporal.address}`).port;
   const cpuGroups = {
     worker: (pid: number) => pid === workerPid,
     postgres: (_: number, comm: string) => comm === 'postgres',
-    temporal: (_: number, comm: string) => comm === 'temporal',
+    // This environment's dev server only: other environments may run beside it.
+    temporal: (pid: number, comm: string) => comm === 'temporal' && commandLine(pid).includes(`--port ${temporalPort} `),
     api: (pid: number) => pid === apiPid,
     'bench (site server)': (pid: number) => pid === process.pid,
   };
@@ -41,13 +53,15 @@ export async function apiCrawl(env: Environment, body: Record<string, unknown>):
   const rss = sampleRss(workerPid);
   const started = performance.now();
   const { id } = await call('/v1/crawl', body);
+  const progress: ApiCrawlResult['progress'] = [];
   let status;
   do {
     await new Promise((r) => setTimeout(r, 250));
     status = await call(`/v1/crawl/${id}?limit=1`);
+    progress.push({ pages: status.completed, rssMb: rssMb(workerPid) });
   } while (status.status === 'scraping');
   const ms = performance.now() - started;
-  const { peakMb, samples } = rss.stop();
+  const { peakMb } = rss.stop();
   const cpuAfter = cpuSeconds(cpuGroups);
   const cpuMsPerPage = Object.fromEntries(
     Object.keys(cpuGroups).map((g) => [g, ((cpuAfter[g]! - cpuBefore[g]!) * 1000) / Math.max(1, status.completed)]),
@@ -70,5 +84,5 @@ export async function apiCrawl(env: Environment, body: Record<string, unknown>):
   } finally {
     await client.connection.close();
   }
-  return { pages: status.completed, failed: status.failed, ms, peakRssMb: peakMb, rssSamples: samples, runs, historyEvents: events, maxRunEvents, cpuMsPerPage };
+  return { pages: status.completed, failed: status.failed, ms, peakRssMb: peakMb, progress, runs, historyEvents: events, maxRunEvents, cpuMsPerPage };
 }

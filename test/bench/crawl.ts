@@ -1,74 +1,92 @@
 import { startEnvironment } from '../helpers/environment';
-import { apiCrawl } from './crawl-run';
+import { apiCrawl, crawlBenchEnv, type ApiCrawlResult } from './crawl-run';
 import { machine, table } from './measure';
 import { crawleeCrawl } from './peers/crawlee-crawler';
 import { inProcessCrawl } from './peers/in-process-crawler';
 import { startGeneratedSite } from './sites/generated-site';
 
 export const description =
-  'a generated 2,000-page site crawled through the API (durable, persisted) vs Crawlee CheerioCrawler vs the in-process limit, and with one page per activity (CRAWL_BATCH_SIZE=1) vs batches';
+  'a generated 2,000-page site crawled through the API (durable, persisted) at maxConcurrency 10 and 50 vs the in-process limit at the same concurrency and Crawlee CheerioCrawler at 50; BENCH_CRAWL_SINGLE=1 adds one page per activity (CRAWL_BATCH_SIZE=1)';
 
 const PAGES = Number(process.env.BENCH_CRAWL_PAGES ?? 2_000);
-const CONCURRENCY = 10;
+const CONCURRENCIES = [10, 50];
+/** Issue 18 runs every peer at 50. */
+const CRAWLEE_CONCURRENCY = 50;
+const WITH_SINGLE = process.env.BENCH_CRAWL_SINGLE === '1';
 /** Pages of the warm-up site each crawler crawls first, so none is measured with a cold JIT. */
 const WARM_UP_PAGES = 200;
+/** Issue 18's goal for our pages/s over the in-process limit's, at each concurrency. */
+const GOAL_RATIO = 0.8;
+
+const rate = (r: { pages: number; ms: number }) => r.pages / (r.ms / 1000);
 
 export async function run(): Promise<void> {
   const site = await startGeneratedSite('127.0.0.2', PAGES);
   const warmUpSite = await startGeneratedSite('127.0.0.3', WARM_UP_PAGES);
-  console.log(`site: ${PAGES} pages, mean ${(site.meanBytes / 1024).toFixed(1)} KB; concurrency ${CONCURRENCY}; ${machine()}`);
+  const top = Math.max(...CONCURRENCIES);
+  const stackEnv = crawlBenchEnv(top);
+  console.log(
+    `site: ${PAGES} pages, mean ${(site.meanBytes / 1024).toFixed(1)} KB; maxConcurrency ${CONCURRENCIES.join(' and ')}; API and worker with ${Object.entries(stackEnv).map(([k, v]) => `${k}=${v}`).join(', ')}; ${machine()}`,
+  );
   const allowPrivateHosts = ['127.0.0.2', '127.0.0.3'];
-  let env = await startEnvironment({ kind: 'bench', allowPrivateHosts, log: () => {} });
-  const common = { limit: PAGES, maxDepth: 100, ignoreSitemap: true, maxConcurrency: CONCURRENCY };
+  let env = await startEnvironment({ kind: 'bench', allowPrivateHosts, stackEnv, log: () => {} });
+  const common = { limit: PAGES, maxDepth: 100, ignoreSitemap: true };
   const wholePage = { ...common, scrapeOptions: { formats: ['markdown'], onlyMainContent: false } };
-  const warmUp = () => apiCrawl(env, { ...wholePage, url: warmUpSite.url });
+  const mainContent = { ...common, scrapeOptions: { formats: ['markdown'] } };
+  const warmUp = () => apiCrawl(env, { ...wholePage, url: warmUpSite.url, maxConcurrency: 10 });
   try {
     console.log(`crawling with the in-process limit, Crawlee, then through the API, each after a ${WARM_UP_PAGES}-page warm-up crawl...`);
-    await inProcessCrawl(warmUpSite.url, CONCURRENCY, WARM_UP_PAGES);
-    const limit = await inProcessCrawl(site.url, CONCURRENCY, PAGES);
-    await crawleeCrawl(warmUpSite.url, CONCURRENCY);
-    const crawlee = await crawleeCrawl(site.url, CONCURRENCY);
+    await inProcessCrawl(warmUpSite.url, top, WARM_UP_PAGES);
+    const limits = new Map<number, { pages: number; ms: number }>();
+    for (const c of CONCURRENCIES) limits.set(c, await inProcessCrawl(site.url, c, PAGES));
+    await crawleeCrawl(warmUpSite.url, CRAWLEE_CONCURRENCY);
+    const crawlee = await crawleeCrawl(site.url, CRAWLEE_CONCURRENCY);
     await warmUp();
-    const full = await apiCrawl(env, { ...wholePage, url: site.url });
-    const main = await apiCrawl(env, { ...common, url: site.url, scrapeOptions: { formats: ['markdown'] } });
-    // Before batching: a fresh stack whose crawl activities take one page each.
-    await env.stop();
-    env = await startEnvironment({ kind: 'bench', allowPrivateHosts, stackEnv: { CRAWL_BATCH_SIZE: '1' }, log: () => {} });
-    await warmUp();
-    const single = await apiCrawl(env, { ...wholePage, url: site.url });
+    const ours: { name: string; concurrency: number; result: ApiCrawlResult }[] = [];
+    for (const c of CONCURRENCIES) {
+      ours.push({ name: 'whole page', concurrency: c, result: await apiCrawl(env, { ...wholePage, url: site.url, maxConcurrency: c }) });
+      ours.push({ name: 'onlyMainContent (default)', concurrency: c, result: await apiCrawl(env, { ...mainContent, url: site.url, maxConcurrency: c }) });
+    }
+    if (WITH_SINGLE) {
+      // Before batching: a fresh stack whose crawl activities take one page each.
+      await env.stop();
+      env = await startEnvironment({ kind: 'bench', allowPrivateHosts, stackEnv: { ...stackEnv, CRAWL_BATCH_SIZE: '1' }, log: () => {} });
+      await warmUp();
+      ours.push({ name: 'whole page, one page per activity', concurrency: 10, result: await apiCrawl(env, { ...wholePage, url: site.url, maxConcurrency: 10 }) });
+    }
 
-    const rate = (r: { pages: number; ms: number }) => r.pages / (r.ms / 1000);
-    const ours = rate(full);
+    const row = (name: string, concurrency: number, r: { pages: number; ms: number }) => [
+      name,
+      concurrency,
+      r.pages,
+      (r.ms / 1000).toFixed(1),
+      rate(r).toFixed(1),
+      limits.has(concurrency) ? (rate(r) / rate(limits.get(concurrency)!)).toFixed(2) : '',
+    ];
     table(
-      ['crawler', 'pages', 'seconds', 'pages/s', 'ratio (see below)'],
+      ['crawler', 'concurrency', 'pages', 'seconds', 'pages/s', 'over the in-process limit at that concurrency'],
       [
-        ['in-process limit (undici + cheerio + turndown, nothing durable)', limit.pages, (limit.ms / 1000).toFixed(1), rate(limit).toFixed(1), (ours / rate(limit)).toFixed(2)],
-        ['Crawlee CheerioCrawler (in-memory storage)', crawlee.pages, (crawlee.ms / 1000).toFixed(1), rate(crawlee).toFixed(1), (ours / rate(crawlee)).toFixed(2)],
-        ['web-context-service, markdown of the whole page', full.pages, (full.ms / 1000).toFixed(1), ours.toFixed(1), '1.00'],
-        ['web-context-service, onlyMainContent (default)', main.pages, (main.ms / 1000).toFixed(1), rate(main).toFixed(1), (rate(main) / ours).toFixed(2)],
-        ['web-context-service, whole page, one page per activity', single.pages, (single.ms / 1000).toFixed(1), rate(single).toFixed(1), (rate(single) / ours).toFixed(2)],
+        ...CONCURRENCIES.map((c) => row('in-process limit (undici + cheerio + turndown, nothing durable)', c, limits.get(c)!)),
+        row('Crawlee CheerioCrawler (in-memory storage)', CRAWLEE_CONCURRENCY, crawlee),
+        ...ours.map((o) => row(`web-context-service, ${o.name}`, o.concurrency, o.result)),
       ],
     );
-    console.log('ratio: for a peer, our whole-page pages/s over its pages/s; for our other runs, their pages/s over our whole-page run\'s.\n');
+    for (const c of CONCURRENCIES) {
+      const whole = ours.find((o) => o.concurrency === c && o.name === 'whole page')!.result;
+      console.log(
+        `maxConcurrency ${c}: ours (whole page) / in-process limit = ${(rate(whole) / rate(limits.get(c)!)).toFixed(2)}x (goal >= ${GOAL_RATIO}x); ours / Crawlee at ${CRAWLEE_CONCURRENCY} = ${(rate(whole) / rate(crawlee)).toFixed(2)}x`,
+      );
+    }
+    console.log('');
+    const label = (o: (typeof ours)[number]) => `${o.name}, ${o.concurrency}`;
     table(
       ['run', 'worker peak RSS (MB)', 'Temporal runs', 'history events', 'events per 1,000 pages', 'largest run (events)'],
-      [full, main, single].map((r, i) => [
-        ['whole page', 'onlyMainContent', 'whole page, one page per activity'][i]!,
-        r.peakRssMb.toFixed(0),
-        r.runs,
-        r.historyEvents,
-        Math.round((r.historyEvents / Math.max(1, r.pages)) * 1000),
-        r.maxRunEvents,
-      ]),
+      ours.map((o) => [label(o), o.result.peakRssMb.toFixed(0), o.result.runs, o.result.historyEvents, Math.round((o.result.historyEvents / Math.max(1, o.result.pages)) * 1000), o.result.maxRunEvents]),
     );
-    const groups = Object.keys(full.cpuMsPerPage);
+    const groups = Object.keys(ours[0]!.result.cpuMsPerPage);
     table(
       ['run', ...groups.map((g) => `${g} CPU ms/page`), 'total'],
-      [full, main, single].map((r, i) => [
-        ['whole page', 'onlyMainContent', 'whole page, one page per activity'][i]!,
-        ...groups.map((g) => r.cpuMsPerPage[g]!.toFixed(1)),
-        Object.values(r.cpuMsPerPage).reduce((a, b) => a + b, 0).toFixed(1),
-      ]),
+      ours.map((o) => [label(o), ...groups.map((g) => o.result.cpuMsPerPage[g]!.toFixed(1)), Object.values(o.result.cpuMsPerPage).reduce((a, b) => a + b, 0).toFixed(1)]),
     );
   } finally {
     await env.stop();

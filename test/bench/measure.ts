@@ -47,7 +47,20 @@ export function machine(): string {
   return `${cores} x ${cpu}, Node ${process.version}`;
 }
 
-/** CPU seconds (user + system) used so far, summed per group of processes, from /proc (Linux). */
+/** A process's command line, its arguments joined by spaces ('' once it is gone). */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * CPU seconds (user + system) used so far, summed per group of processes, from /proc (Linux).
+ * A process's reaped children count too, so Postgres backends that exit (their time moves to
+ * the postmaster) do not make a group's total go down.
+ */
 export function cpuSeconds(groups: Record<string, (pid: number, comm: string) => boolean>): Record<string, number> {
   const ticksPerSecond = 100;
   const totals: Record<string, number> = Object.fromEntries(Object.keys(groups).map((g) => [g, 0]));
@@ -64,7 +77,7 @@ export function cpuSeconds(groups: Record<string, (pid: number, comm: string) =>
     const close = stat.lastIndexOf(')');
     const comm = stat.slice(stat.indexOf('(') + 1, close);
     const fields = stat.slice(close + 2).split(' ');
-    const seconds = (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+    const seconds = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / ticksPerSecond;
     for (const [group, matches] of Object.entries(groups)) {
       if (matches(pid, comm)) {
         totals[group]! += seconds;

@@ -14,6 +14,7 @@ import { connectDatabase } from '../../src/db/client';
 import { html, startFixtureServer } from '../fixtures/fixture-server';
 import { createTeamWithKey } from '../helpers/accounts';
 import { startEnvironment, type Environment } from '../helpers/environment';
+import { apiScrape, closedLoop, countAnswers } from './closed-loop';
 import { machine, percentile, table } from './measure';
 import { startGeneratedSite } from './sites/generated-site';
 
@@ -25,22 +26,7 @@ const SAMPLES = Number(process.env.BENCH_OVERLOAD_SAMPLES ?? 40);
 const CLIENTS = Number(process.env.BENCH_OVERLOAD_CLIENTS ?? 128);
 const SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 30);
 
-interface Answer {
-  status: number;
-  ms: number;
-  retryAfter: number;
-}
-
-async function scrape(env: Environment, key: string, url: string): Promise<Answer> {
-  const started = performance.now();
-  const response = await fetch(`${env.stack.apiUrl}/v1/scrape`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url, formats: ['markdown'], timeout: 60_000 }),
-  });
-  await response.arrayBuffer();
-  return { status: response.status, ms: performance.now() - started, retryAfter: Number(response.headers.get('retry-after') ?? 0) };
-}
+const scrape = (env: Environment, key: string, url: string) => apiScrape(env.stack.apiUrl, key, url, { formats: ['markdown'] });
 
 /** Team B's latencies, one scrape after another, `SAMPLES` of them or until `stop` says so. */
 async function sampleLatencies(env: Environment, key: string, url: string, stop: () => boolean = () => false): Promise<number[]> {
@@ -91,23 +77,13 @@ async function fairness(env: Environment, teamB: string, small: string): Promise
 }
 
 async function backpressure(env: Environment, teamB: string, small: string): Promise<void> {
-  const answers: Answer[] = [];
-  const until = Date.now() + SECONDS * 1000;
-  const client = async () => {
-    while (Date.now() < until) {
-      const answer = await scrape(env, teamB, small);
-      answers.push(answer);
-      if (answer.retryAfter > 0) await sleep(answer.retryAfter * 1000);
-    }
-  };
-  await Promise.all(Array.from({ length: CLIENTS }, client));
-  const accepted = answers.filter((a) => a.status === 200).map((a) => a.ms);
-  const refused = answers.filter((a) => a.status === 503 || a.status === 429).map((a) => a.ms);
+  const { answers, seconds } = await closedLoop(CLIENTS, SECONDS, () => scrape(env, teamB, small));
+  const { ok: accepted, refused } = countAnswers(answers);
   const other = answers.filter((a) => ![200, 429, 503].includes(a.status));
   const row = (name: string, v: number[]) => [name, v.length, percentile(v, 50).toFixed(0), percentile(v, 99).toFixed(0), Math.max(0, ...v).toFixed(0)];
   table(['answers', 'count', 'p50 ms', 'p99 ms', 'max ms'], [row('accepted (200)', accepted), row('refused (503/429)', refused)]);
   console.log(
-    `${CLIENTS} clients for ${SECONDS} s: ${(accepted.length / SECONDS).toFixed(1)} scrapes/s accepted; other answers: ${other.length}${other.length ? ` (${[...new Set(other.map((a) => a.status))].join(', ')})` : ''}; targets: accepted p99 <= 3000 ms, refusals within 100 ms`,
+    `${CLIENTS} clients for ${SECONDS} s: ${(accepted.length / seconds).toFixed(1)} scrapes/s accepted; other answers: ${other.length}${other.length ? ` (${[...new Set(other.map((a) => a.status))].join(', ')})` : ''}; targets: accepted p99 <= 3000 ms, refusals within 100 ms`,
   );
 }
 

@@ -1,14 +1,17 @@
 /**
- * `npm run bench scrape`: the scrape path on a corpus of 60 generated, real-world-sized pages
- * (test/bench/corpus.ts) served on 127.0.0.1.
+ * `npm run bench scrape`: the scrape path, served on 127.0.0.1.
  *
- * 1. The processing pipeline in-process (processBody: clean, metadata, links, main content,
- *    markdown, text), fetch excluded: pages/s and MB/s; beside it the peer, @mozilla/readability
- *    + turndown on linkedom, called directly, as a ratio.
- * 2. The API end to end (POST /v1/scrape through Temporal, Postgres and the worker processes,
- *    as `npm start` runs them): p50/p95 latency at concurrency 1 and 16, HTTP and browser.
- * 3. The API's overhead over the same fetch + processing done in-process (HttpScraper.scrape),
- *    broken down from the workflows' Temporal histories.
+ * 1. A small (~2 KB) page, as issue 18 measures it: p50/p99 of POST /v1/scrape (API, Temporal,
+ *    Postgres, worker, as `npm start` runs them) at 1, 8, 32 and 128 closed-loop clients for
+ *    BENCH_SCRAPE_SECONDS each, and scrapes/s accepted (refusals and 5xx counted), next to the
+ *    same fetch + processing in-process (HttpScraper.scrape) at the same concurrencies; then
+ *    where the time of one scrape goes, from the workflows' Temporal histories.
+ * 2. With BENCH_SCRAPE_CORPUS=1, 60 generated real-world-sized pages (test/bench/corpus.ts):
+ *    the processing pipeline in-process (processBody) vs @mozilla/readability + turndown on
+ *    linkedom, as a ratio, and POST /v1/scrape p50/p95 at concurrency 1 and 16, HTTP and browser.
+ *
+ * The API runs with MAX_SCRAPES_IN_FLIGHT=BENCH_SCRAPE_MAX_IN_FLIGHT (default 0: no admission
+ * limit) and no rate limit, so the figure is the service's speed, not the deployment's limits.
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -20,24 +23,30 @@ import { GuardedFetcher } from '../../src/net/guarded-fetcher';
 import { HttpScraper } from '../../src/scrape/http-scraper';
 import { processBody } from '../../src/scrape/process/process-body';
 import { scrapeOptionsSchema } from '../../src/scrape/scrape-options';
-import { startFixtureServer } from '../fixtures/fixture-server';
+import { html, startFixtureServer } from '../fixtures/fixture-server';
 import { startEnvironment } from '../helpers/environment';
+import { apiScrape, closedLoop, countAnswers, type Answer } from './closed-loop';
 import { benchCorpus, type CorpusPage } from './corpus';
+import { percentile, table } from './measure';
 import { readabilityMarkdown } from './peers/readability-markdown';
 
 export const description =
-  'scrape: in-process pipeline vs Readability+turndown (linkedom), and POST /v1/scrape p50/p95 at concurrency 1 and 16, HTTP and browser engines';
+  'scrape: a 2 KB page through POST /v1/scrape at 1-128 clients (p50/p99, scrapes/s) vs the same fetch + processing in-process, and where one scrape\'s time goes; BENCH_SCRAPE_CORPUS=1 adds the 60-page corpus (pipeline vs Readability+turndown, HTTP and browser engines)';
 
 /** Passes over the corpus in-process; one is enough for 60 pages, and this machine is shared. */
 const ROUNDS = 1;
 const WARM_UP_PAGES = 5;
 const { EventType } = temporal.api.enums.v1;
 const OPTIONS = scrapeOptionsSchema.parse({});
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
+const CLIENTS = [1, 8, 32, 128];
+const SECONDS = Number(process.env.BENCH_SCRAPE_SECONDS ?? 10);
+const WITH_CORPUS = process.env.BENCH_SCRAPE_CORPUS === '1';
+const MAX_IN_FLIGHT = process.env.BENCH_SCRAPE_MAX_IN_FLIGHT ?? '0';
+/** Scrapes, one after another, whose histories the time breakdown reads. */
+const BREAKDOWN_SCRAPES = 40;
+/** Issue 18's goals. */
+const GOAL_P50_MS = 25;
+const GOAL_PER_SECOND = 100;
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
@@ -139,79 +148,169 @@ function machine(chromiumPath: string): string {
   return `${os.cpus().length} x ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}, ${chromium}`;
 }
 
-export async function run(): Promise<void> {
-  const corpus = benchCorpus(60);
+/** A ~2 KB page such as an agent scrapes: head metadata, a menu, an article, a footer. */
+function smallPage(): string {
+  const paragraph = (n: number) =>
+    `<p>Paragraph ${n} of the keeper's log: the lamp was lit at dusk, the lens turned through the night and the fog signal sounded twice before dawn.</p>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Keeper's log, 12 March</title>
+<meta name="description" content="One night at the lighthouse, as the keeper wrote it down."></head>
+<body><header><nav><a href="/">Home</a> <a href="/log">Log</a> <a href="/about">About</a></nav></header>
+<main><article><h1>Keeper's log, 12 March</h1>${Array.from({ length: 9 }, (_, i) => paragraph(i + 1)).join('')}
+<ul><li>Wind: north-west, force 5</li><li>Visibility: two miles</li><li>Vessels passed: 3</li></ul></article></main>
+<footer><p>Lighthouse Docs. <a href="/contact">Contact</a></p></footer></body></html>`;
+}
+
+/** One row per client count: our answers and the in-process pipeline's, over `SECONDS` each. */
+async function smallPageLoad(api: () => Promise<Answer>, inProcess: () => Promise<Answer>): Promise<void> {
+  const rows: (string | number)[][] = [];
+  const notes: string[] = [];
+  for (const clients of CLIENTS) {
+    const oursRun = await closedLoop(clients, SECONDS, api);
+    const theirsRun = await closedLoop(clients, SECONDS, inProcess);
+    const [ours, theirs] = [countAnswers(oursRun.answers), countAnswers(theirsRun.answers)];
+    const [p50, theirP50] = [percentile(ours.ok, 50), percentile(theirs.ok, 50)];
+    const [rate, theirRate] = [ours.ok.length / oursRun.seconds, theirs.ok.length / theirsRun.seconds];
+    rows.push([
+      clients,
+      p50.toFixed(1),
+      percentile(ours.ok, 99).toFixed(1),
+      rate.toFixed(1),
+      ours.refused.length,
+      ours.serverErrors,
+      ours.other,
+      theirP50.toFixed(1),
+      percentile(theirs.ok, 99).toFixed(1),
+      theirRate.toFixed(1),
+      (p50 / theirP50).toFixed(1),
+      (rate / theirRate).toFixed(2),
+    ]);
+    if (clients === CLIENTS[0]) {
+      notes.push(`${clients} client: API p50 ${ms(p50)} = ${(p50 / GOAL_P50_MS).toFixed(2)}x the goal of ${GOAL_P50_MS} ms (at most 1 meets it); the in-process pipeline's p50 ${ms(theirP50)}, so the API adds ${ms(p50 - theirP50)}`);
+    }
+    if (clients === CLIENTS[CLIENTS.length - 1]) {
+      notes.push(
+        `saturation, ${clients} clients: ${rate.toFixed(1)} scrapes/s accepted = ${(rate / GOAL_PER_SECOND).toFixed(2)}x the goal of ${GOAL_PER_SECOND}/s (at least 1 meets it) and ${(rate / theirRate).toFixed(2)}x the in-process pipeline's ${theirRate.toFixed(1)}/s; refused (503/429): ${ours.refused.length}, other 5xx: ${ours.serverErrors}, other failures: ${ours.other}`,
+      );
+    }
+  }
+  table(
+    ['clients', 'API p50 ms', 'API p99 ms', 'API scrapes/s', 'refused 503/429', 'other 5xx', 'other failed', 'in-process p50 ms', 'in-process p99 ms', 'in-process /s', 'p50 API / in-process', 'scrapes/s API / in-process'],
+    rows,
+  );
+  for (const note of notes) console.log(note);
+}
+
+/** Where the time of one HTTP scrape goes: medians over the Temporal histories and stage timings of `serial`. */
+async function printBreakdown(client: Client, serial: ApiRun): Promise<void> {
+  const apiP50 = percentile(serial.latencies, 50);
+  const phases = await Promise.all(serial.scrapeIds.map((id) => workflowPhases(client, id)));
+  const stageTimes = serial.timings.map((t) => ({ 'in the activity: fetch': t.fetchMs ?? NaN, 'in the activity: processing': (t.cleanMs ?? 0) + (t.mainContentMs ?? 0) + (t.convertMs ?? 0) }));
+  console.log(`where the time of one HTTP scrape goes (medians of ${serial.latencies.length} scrapes one after another; their p50 end to end ${ms(apiP50)}):`);
+  for (const key of Object.keys(phases[0] ?? {})) console.log(`  ${key.padEnd(68)} ${ms(median(phases, key))}`);
+  for (const key of Object.keys(stageTimes[0] ?? {})) console.log(`  ${key.padEnd(68)} ${ms(median(stageTimes, key))}`);
+  const taskRun = median(phases, TASK_RUN);
+  console.log(`  ${'in the task: the rest (page lookup, store + charge, SDK)'.padEnd(68)} ${ms(taskRun - median(stageTimes, 'in the activity: fetch') - median(stageTimes, 'in the activity: processing'))}`);
+  console.log(`  ${'in the API around the workflow (auth, checks, job row, start, read)'.padEnd(68)} ${ms(apiP50 - median(phases, 'workflow total (started -> completed)'))}`);
+}
+
+/** The processing pipeline in-process (fetch excluded) vs the peer, on the corpus. */
+async function corpusProcessing(corpus: CorpusPage[], urlOf: (p: CorpusPage) => string): Promise<number> {
   const sizes = corpus.map((p) => Buffer.byteLength(p.html));
   const totalMb = sizes.reduce((a, b) => a + b, 0) / 1e6;
   console.log(
-    `corpus: ${corpus.length} pages, ${Math.round(Math.min(...sizes) / 1000)}-${Math.round(Math.max(...sizes) / 1000)} KB (median ${Math.round(percentile(sizes, 50) / 1000)} KB), ${totalMb.toFixed(1)} MB in all`,
+    `\ncorpus: ${corpus.length} pages, ${Math.round(Math.min(...sizes) / 1000)}-${Math.round(Math.max(...sizes) / 1000)} KB (median ${Math.round(percentile(sizes, 50) / 1000)} KB), ${totalMb.toFixed(1)} MB in all`,
   );
-
-  const fixtures = await startFixtureServer(
-    Object.fromEntries(corpus.map((p) => [p.path, (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(p.html)])),
-  );
-  const urlOf = (p: CorpusPage) => `${fixtures.url}${p.path}`;
   const bodies = new Map(corpus.map((p) => [p.path, Buffer.from(p.html)]));
-
-  // 1. Processing in-process, and the peer.
   const stages: Record<string, number>[] = [];
   const ours = await timeEach(corpus, ROUNDS, async (p) => stages.push((await processBody(bodies.get(p.path)!, 'text/html; charset=utf-8', urlOf(p), OPTIONS)).timing));
   const peer = readabilityMarkdown();
   const theirs = await timeEach(corpus, ROUNDS, (p) => peer(p.html, urlOf(p)));
   const pagesPerSecond = (t: { totalMs: number }) => (corpus.length * ROUNDS) / (t.totalMs / 1000);
   const mbPerSecond = (t: { totalMs: number }) => (totalMb * ROUNDS) / (t.totalMs / 1000);
-  console.log('\nprocessing in-process (fetch excluded), onlyMainContent on, all formats produced');
+  console.log('processing in-process (fetch excluded), onlyMainContent on, all formats produced');
   console.log(`  ours (processBody)               ${pagesPerSecond(ours).toFixed(1)} pages/s  ${mbPerSecond(ours).toFixed(2)} MB/s  p50 ${ms(percentile(ours.durations, 50))}  p95 ${ms(percentile(ours.durations, 95))}`);
   console.log(`  Readability + turndown (linkedom) ${pagesPerSecond(theirs).toFixed(1)} pages/s  ${mbPerSecond(theirs).toFixed(2)} MB/s  p50 ${ms(percentile(theirs.durations, 50))}  p95 ${ms(percentile(theirs.durations, 95))}`);
   console.log(`  ratio ours / peer: ${(pagesPerSecond(ours) / pagesPerSecond(theirs)).toFixed(2)}x the peer's throughput`);
   const stageTotals = Object.fromEntries(['cleanMs', 'mainContentMs', 'convertMs'].map((k) => [k, stages.reduce((sum, t) => sum + (t[k] ?? 0), 0)]));
   const allStages = Object.values(stageTotals).reduce((a, b) => a + b, 0);
   console.log(`  our time by stage: ${Object.entries(stageTotals).map(([k, v]) => `${k.replace(/Ms$/, '')} ${Math.round((100 * v) / allStages)}%`).join(', ')} (convert = markdown + text)`);
+  return percentile(ours.durations, 50);
+}
 
-  const env = await startEnvironment({ kind: 'bench', allowPrivateHosts: [`127.0.0.1:${fixtures.port}`], log: (m) => console.log(`  [setup] ${m}`) });
+/** The corpus through the API, HTTP and browser engines, next to the same fetch + process in-process. */
+async function corpusEndToEnd(apiUrl: string, key: string, client: Client, scraper: HttpScraper, corpus: CorpusPage[], urlOf: (p: CorpusPage) => string, processingP50: number): Promise<void> {
+  const direct = await timeEach(corpus, 1, (p) => scraper.scrape(urlOf(p), OPTIONS, Date.now() + 30_000));
+  const directP50 = percentile(direct.durations, 50);
+  console.log(`\ncorpus: fetch + process in-process (HttpScraper.scrape): p50 ${ms(directP50)}  p95 ${ms(percentile(direct.durations, 95))}`);
+  console.log('corpus: POST /v1/scrape end to end (every corpus page once per row)');
+  const urls = corpus.map(urlOf);
+  const runs: Record<string, ApiRun> = {};
+  for (const engine of ['http', 'browser'] as const) {
+    for (const concurrency of [1, 16]) {
+      const started = performance.now();
+      const r = await scrapeAll(apiUrl, key, urls, engine, concurrency);
+      const seconds = (performance.now() - started) / 1000;
+      runs[`${engine}/${concurrency}`] = r;
+      console.log(
+        `  ${engine.padEnd(7)} c=${String(concurrency).padEnd(2)}  p50 ${ms(percentile(r.latencies, 50)).padStart(9)}  p95 ${ms(percentile(r.latencies, 95)).padStart(9)}  ${(r.latencies.length / seconds).toFixed(2)} pages/s${r.failures.length ? `  FAILED ${r.failures.length}: ${r.failures.slice(0, 3).join('; ')}` : ''}`,
+      );
+    }
+  }
+  const serial = runs['http/1']!;
+  const apiP50 = percentile(serial.latencies, 50);
+  console.log(`corpus: API p50 overhead over fetch + process in-process (HTTP, c=1): ${ms(apiP50 - directP50)}; over processing alone (fetch excluded): ${ms(apiP50 - processingP50)}\n`);
+  await printBreakdown(client, serial);
+}
+
+export async function run(): Promise<void> {
+  const corpus = WITH_CORPUS ? benchCorpus(60) : [];
+  const page = smallPage();
+  const fixtures = await startFixtureServer(
+    {
+      '/small': (_req, res) => html(res, page),
+      ...Object.fromEntries(corpus.map((p) => [p.path, (_req, res) => html(res, p.html)] as const)),
+    },
+    '127.0.0.1',
+    { keepAliveTimeoutMs: 5_000 },
+  );
+  const urlOf = (p: CorpusPage) => `${fixtures.url}${p.path}`;
+  const smallUrl = `${fixtures.url}/small`;
+  const processingP50 = WITH_CORPUS ? await corpusProcessing(corpus, urlOf) : NaN;
+
+  const env = await startEnvironment({
+    kind: 'bench',
+    allowPrivateHosts: [`127.0.0.1:${fixtures.port}`],
+    stackEnv: { MAX_SCRAPES_IN_FLIGHT: MAX_IN_FLIGHT },
+    log: (m) => console.log(`  [setup] ${m}`),
+  });
   const connection = await Connection.connect({ address: env.temporal.address });
+  const fetcher = new GuardedFetcher(new PublicUrlGate(parseHostAllowlist(`127.0.0.1:${fixtures.port}`)), 10 * 1024 * 1024);
+  const scraper = new HttpScraper(fetcher, 'wcs-bench', processBody);
   try {
     console.log(`\nmachine: ${machine(env.chromiumPath)}`);
-
-    // Fetch + process in-process: what the API adds its overhead to.
-    const fetcher = new GuardedFetcher(new PublicUrlGate(parseHostAllowlist(`127.0.0.1:${fixtures.port}`)), 10 * 1024 * 1024);
-    const scraper = new HttpScraper(fetcher, 'wcs-bench', processBody);
-    const direct = await timeEach(corpus, 1, (p) => scraper.scrape(urlOf(p), OPTIONS, Date.now() + 30_000));
-    await fetcher.close();
-    const directP50 = percentile(direct.durations, 50);
-    console.log(`\nfetch + process in-process (HttpScraper.scrape): p50 ${ms(directP50)}  p95 ${ms(percentile(direct.durations, 95))}`);
-
-    console.log('\nPOST /v1/scrape end to end (every corpus page once per row)');
-    const urls = corpus.map(urlOf);
-    const runs: Record<string, ApiRun> = {};
-    for (const engine of ['http', 'browser'] as const) {
-      for (const concurrency of [1, 16]) {
-        const started = performance.now();
-        const r = await scrapeAll(env.stack.apiUrl, env.team.key, urls, engine, concurrency);
-        const seconds = (performance.now() - started) / 1000;
-        runs[`${engine}/${concurrency}`] = r;
-        console.log(
-          `  ${engine.padEnd(7)} c=${String(concurrency).padEnd(2)}  p50 ${ms(percentile(r.latencies, 50)).padStart(9)}  p95 ${ms(percentile(r.latencies, 95)).padStart(9)}  ${(r.latencies.length / seconds).toFixed(2)} pages/s${r.failures.length ? `  FAILED ${r.failures.length}: ${r.failures.slice(0, 3).join('; ')}` : ''}`,
-        );
-      }
-    }
-
-    const serial = runs['http/1']!;
-    const apiP50 = percentile(serial.latencies, 50);
-    console.log(`\nAPI p50 overhead over fetch + process in-process (HTTP, c=1): ${ms(apiP50 - directP50)} (aim: < 25 ms)`);
-    console.log(`API p50 over processing alone (fetch excluded): ${ms(apiP50 - percentile(ours.durations, 50))}`);
-
+    console.log(
+      `\nsmall page: ${(Buffer.byteLength(page) / 1024).toFixed(1)} KB, default scrape options; ${SECONDS} s per row of closed-loop clients (a refused client waits Retry-After); API with MAX_SCRAPES_IN_FLIGHT=${MAX_IN_FLIGHT}, no rate limit`,
+    );
+    const inProcess = async (): Promise<Answer> => {
+      const started = performance.now();
+      const status = await scraper.scrape(smallUrl, OPTIONS, Date.now() + 30_000).then(
+        () => 200,
+        () => 500,
+      );
+      return { status, ms: performance.now() - started, retryAfter: 0 };
+    };
+    const api = () => apiScrape(env.stack.apiUrl, env.team.key, smallUrl);
+    // Warm-up, so neither side is measured with a cold JIT, pool or connection.
+    await closedLoop(8, 2, api);
+    await closedLoop(8, 2, inProcess);
     const client = new Client({ connection });
-    const phases = await Promise.all(serial.scrapeIds.map((id) => workflowPhases(client, id)));
-    const stageTimes = serial.timings.map((t) => ({ 'in the activity: fetch': t.fetchMs ?? NaN, 'in the activity: processing': (t.cleanMs ?? 0) + (t.mainContentMs ?? 0) + (t.convertMs ?? 0) }));
-    console.log('\nwhere the time of one HTTP scrape goes (medians, c=1):');
-    const keys = Object.keys(phases[0] ?? {});
-    for (const key of keys) console.log(`  ${key.padEnd(56)} ${ms(median(phases, key))}`);
-    for (const key of Object.keys(stageTimes[0] ?? {})) console.log(`  ${key.padEnd(56)} ${ms(median(stageTimes, key))}`);
-    const taskRun = median(phases, TASK_RUN);
-    console.log(`  ${'in the task: the rest (page lookup, store + charge, SDK)'.padEnd(56)} ${ms(taskRun - median(stageTimes, 'in the activity: fetch') - median(stageTimes, 'in the activity: processing'))}`);
-    console.log(`  ${'in the API around the workflow (auth, checks, job row, start, read)'.padEnd(56)} ${ms(apiP50 - median(phases, 'workflow total (started -> completed)'))}`);
+    // The breakdown first, on a quiet stack: the load rows leave work behind (vacuum, history).
+    await printBreakdown(client, await scrapeAll(env.stack.apiUrl, env.team.key, Array<string>(BREAKDOWN_SCRAPES).fill(smallUrl), 'http', 1));
+    console.log('');
+    await smallPageLoad(api, inProcess);
+    if (WITH_CORPUS) await corpusEndToEnd(env.stack.apiUrl, env.team.key, client, scraper, corpus, urlOf, processingP50);
   } finally {
+    await fetcher.close();
     await connection.close();
     await env.stop();
     await fixtures.close();
