@@ -46,9 +46,26 @@ function sectionHeader(element: Element): boolean {
 const STYLED_HIDDEN = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const PANEL = /(?:^|[\s_-])(?:tab|tabs|panel|accordion|collapse|collapsible|toggle|expand|details|more)(?:$|[\s_-])/i;
 
+/**
+ * Utility classes that hide an element at every screen size (`hidden`, Bootstrap's `d-none`,
+ * `hide`); a responsive class beside them (`md:block`, `d-lg-flex`) shows it on larger screens.
+ * Only short texts hidden so are dropped (an error message, a tooltip, a second date format):
+ * a longer one is a collapsed answer or a "read more" that the reader opens.
+ */
+const HIDING_CLASS = /^(?:hidden|hide|d-none|is-hidden|u-hidden|js-hidden|display-none)$/i;
+const SHOWN_AT_SOME_SIZE = /^(?:[a-z0-9]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-[a-z]{2,3}-(?!none)[a-z-]+)$/i;
+
+const HIDDEN_LABEL = 200;
+
+function classHidden(element: Element): boolean {
+  const tokens = (element.getAttribute('class') ?? '').split(/\s+/);
+  return tokens.some((t) => HIDING_CLASS.test(t)) && !tokens.some((t) => SHOWN_AT_SOME_SIZE.test(t)) && visibleLength(element) <= HIDDEN_LABEL;
+}
+
 function styledHidden(element: Element): boolean {
   const style = element.getAttribute('style');
-  return style !== null && STYLED_HIDDEN.test(style) && element.getAttribute('role') !== 'tabpanel' && !PANEL.test(`${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`);
+  const hidden = (style !== null && STYLED_HIDDEN.test(style)) || classHidden(element);
+  return hidden && element.getAttribute('role') !== 'tabpanel' && !PANEL.test(`${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`);
 }
 
 /** Words that name page chrome, not content, in a class or id. */
@@ -272,7 +289,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
   for (const element of [...root.querySelectorAll(DISCLOSURE)]) element.replaceWith(...element.childNodes);
   for (const element of [...root.querySelectorAll('button')]) element.remove();
   for (const element of [...root.querySelectorAll(CHROME_LANDMARKS)]) if (kept(element) && !sectionHeader(element)) drop(element);
-  for (const element of [...root.querySelectorAll('[style]')]) if (kept(element) && styledHidden(element)) drop(element);
+  for (const element of [...root.querySelectorAll('[style], [class]')]) if (kept(element) && styledHidden(element)) drop(element);
   for (const element of [...root.querySelectorAll('[class], [id]')]) {
     if (!kept(element)) continue;
     const tokens = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.split(/\s+/);
