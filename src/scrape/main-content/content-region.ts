@@ -1,3 +1,5 @@
+import { dropRepeatedBlocks } from './repeated-blocks';
+
 /**
  * The page's content region: the main landmark when there is one, with page chrome pruned
  * (landmarks, hidden parts, controls, chrome-named blocks and link-dense menus). Unlike
@@ -246,6 +248,8 @@ export interface RegionOptions {
   extraChrome?: string | undefined;
   /** Headings of sections that are not about the page's subject ("Customer reviews", "You may also like"). */
   chromeHeadings?: RegExp | undefined;
+  /** Sections that repeat are content (an API reference describes a parameter under each call that takes it). */
+  repeatsOnPurpose?: boolean | undefined;
 }
 
 /**
@@ -312,5 +316,6 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
       if (length > 0 && linkTextLength(element) / length > 0.6 && length < rootLength * 0.5) element.remove();
     }
   }
+  if (!options.repeatsOnPurpose) dropRepeatedBlocks(root);
   return root;
 }

@@ -56,7 +56,7 @@ const readability: Attempt = { method: 'readability', run: readabilityContent };
  */
 const CASCADE: Record<PageType, Attempt[]> = {
   article: [region({ pruneLinkDense: true, extraChrome: COMMENTS }), readability],
-  documentation: [region({ pruneLinkDense: true, extraChrome: COMMENTS }), readability],
+  documentation: [region({ pruneLinkDense: true, extraChrome: COMMENTS, repeatsOnPurpose: true }), readability],
   service: [region({ pruneLinkDense: true, extraChrome: COMMENTS, keepItems: true }), readability],
   forum: [region({ pruneLinkDense: true }), readability],
   product: [region({ pruneLinkDense: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES }), readability],

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { parsePage } from '../../src/scrape/html/parse-document';
+import { toText } from '../../src/scrape/html/to-text';
+import { dropRepeatedBlocks } from '../../src/scrape/main-content/repeated-blocks';
+
+function dedupe(body: string): string {
+  const document = parsePage(`<html><body>${body}</body></html>`);
+  dropRepeatedBlocks(document.body);
+  return toText(document.body);
+}
+
+const DESCRIPTION = '<p>Join me each week for a live class.</p><ul><li>Access to all live classes</li><li>Q&amp;A time in each class</li></ul>';
+
+describe('dropRepeatedBlocks', () => {
+  it('keeps one copy of a section shipped twice (mobile and desktop)', () => {
+    const text = dedupe(`<h1>Subscription</h1><div class="mobile">${DESCRIPTION}</div><div class="desktop">${DESCRIPTION}</div>`);
+    expect(text.match(/Join me each week/g)).toHaveLength(1);
+    expect(text.match(/Access to all live classes/g)).toHaveLength(1);
+  });
+
+  it('keeps a repeated single paragraph, a quoted post and a wrapper with its only section', () => {
+    const fine = '<p>Not valid with other offers or coupons, some restrictions may apply.</p>';
+    const post = '<p>I have been getting Bad Gateway errors since the announcement.</p><p>Is the forum closing?</p>';
+    const text = dedupe(`<div><h3>10% off</h3>${fine}</div><div><h3>20% off</h3>${fine}</div><div>${post}</div><blockquote><div>${post}</div></blockquote><section><div>${DESCRIPTION}</div></section>`);
+    expect(text.match(/Not valid/g)).toHaveLength(2);
+    expect(text.match(/Bad Gateway/g)).toHaveLength(2);
+    expect(text.match(/Join me each week/g)).toHaveLength(1);
+  });
+});
