@@ -20,4 +20,18 @@ describe('contentRegion', () => {
     expect(text).toContain('Shown on desktop');
     expect(text.split(PROSE.trim()).length).toBe(3);
   });
+
+  it('drops reply and signup boxes with their instructions, not a page-wide form', () => {
+    const answerBox =
+      '<form id="post-form"><h2>Your Answer</h2><textarea></textarea><p>Thanks for contributing an answer! Please be sure to answer the question.</p><p>By clicking Post, you agree to our terms.</p></form>';
+    const signup = '<div class="footer-email"><p>Enter your email for 10% off your first order.</p><form><input type="email"></form></div>';
+    const text = region(`<main><h1>Question</h1><p>${PROSE}</p>${answerBox}${signup}</main>`);
+    expect(text).toContain('Paragraph text');
+    expect(text).not.toContain('Your Answer');
+    expect(text).not.toContain('contributing');
+    expect(text).not.toContain('10% off');
+    const aspNet = region(`<form action="/page.aspx"><h1>Article</h1><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><div class="box"><p>Leave a comment</p><textarea></textarea></div></form>`);
+    expect(aspNet.split(PROSE.trim()).length).toBe(4);
+    expect(aspNet).not.toContain('Leave a comment');
+  });
 });

@@ -156,18 +156,24 @@ function dropCookieNotices(root: Element): void {
   }
 }
 
-/** The words around an email field, up to this long, are its signup or sign-in box. */
-const EMAIL_BOX = 400;
+/** The words around a field, up to this long, are its box's: a signup's pitch, a reply box's help. */
+const FIELD_BOX = 400;
+/** A form this short around a field the reader writes in is that box, with its instructions. */
+const WRITING_FORM = 1000;
+const WRITING_FIELD = 'textarea, input[type="email"], input[autocomplete="email"], input[type="password"]';
 
 /**
- * Removes newsletter signups and sign-in boxes: the largest block around an email field that
- * is still short ("Enter your email for 10% off", the consent line under it).
+ * Removes newsletter signups, sign-in, reply and comment boxes: the short form around a field
+ * the reader writes in ("Your answer", "Thanks for contributing an answer..."), and the largest
+ * block around it that is still short ("Enter your email for 10% off", the consent line under
+ * it). A page-wide form (ASP.NET wraps whole pages in one) is longer and stays.
  */
-function dropEmailBoxes(root: Element): void {
-  for (const field of [...root.querySelectorAll('input[type="email"], input[autocomplete="email"]')]) {
+function dropWritingBoxes(root: Element): void {
+  for (const field of [...root.querySelectorAll(WRITING_FIELD)]) {
     if (!root.contains(field)) continue;
-    let box: Element = field;
-    while (box.parentElement && box.parentElement !== root && visibleLength(box.parentElement) <= EMAIL_BOX) box = box.parentElement;
+    const form = field.closest('form');
+    let box: Element = form && root.contains(form) && visibleLength(form) <= WRITING_FORM ? form : field;
+    while (box.parentElement && box.parentElement !== root && visibleLength(box.parentElement) <= FIELD_BOX) box = box.parentElement;
     box.remove();
   }
 }
@@ -289,7 +295,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
     if (element.matches(NOTE) || (heading && element.contains(heading))) return;
     if (visibleLength(element) < rootLength * 0.5) element.remove();
   };
-  dropEmailBoxes(root);
+  dropWritingBoxes(root);
   for (const element of [...root.querySelectorAll(DISCLOSURE)]) element.replaceWith(...element.childNodes);
   for (const element of [...root.querySelectorAll('button')]) element.remove();
   for (const element of [...root.querySelectorAll(CHROME_LANDMARKS)]) if (kept(element) && !sectionHeader(element)) drop(element);
