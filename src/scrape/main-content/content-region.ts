@@ -1,3 +1,4 @@
+import { dropPosterStats } from './poster-stats';
 import { dropRepeatedBlocks } from './repeated-blocks';
 
 /**
@@ -256,6 +257,8 @@ export interface RegionOptions {
   chromeHeadings?: RegExp | undefined;
   /** Sections that repeat are content (an API reference describes a parameter under each call that takes it). */
   repeatsOnPurpose?: boolean | undefined;
+  /** A thread: drop what it prints about each poster (profile fields, counters). */
+  posts?: boolean | undefined;
 }
 
 /**
@@ -312,6 +315,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
     }
   }
   dropCookieNotices(root);
+  if (options.posts) dropPosterStats(root);
   dropRepeatedLabels(root);
   if (options.pruneLinkDense) {
     const items = options.keepItems ? itemContainers(root) : [];

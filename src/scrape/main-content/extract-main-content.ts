@@ -58,7 +58,7 @@ const CASCADE: Record<PageType, Attempt[]> = {
   article: [region({ pruneLinkDense: true, extraChrome: COMMENTS }), readability],
   documentation: [region({ pruneLinkDense: true, extraChrome: COMMENTS, repeatsOnPurpose: true }), readability],
   service: [region({ pruneLinkDense: true, extraChrome: COMMENTS, keepItems: true }), readability],
-  forum: [region({ pruneLinkDense: true }), readability],
+  forum: [region({ pruneLinkDense: true, posts: true }), readability],
   product: [region({ pruneLinkDense: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES }), readability],
   collection: [region({ pruneLinkDense: true, extraChrome: `${COMMENTS}|${FINE_PRINT}`, keepItems: true }), readability],
   listing: [region({ pruneLinkDense: true, extraChrome: `${COMMENTS}|${FINE_PRINT}`, keepItems: true }), readability],

@@ -1,0 +1,39 @@
+/**
+ * What forum software prints beside every post about its poster and its standing: profile
+ * fields ("Joined: Mar 2016", "Posts: 701", "Location: Kent"), counters ("8,583", "#3",
+ * "7 Likes", "1.3K views"). The thread is what the posters said, with who said it and when; the
+ * author's name and the post's date are lines of their own and stay.
+ */
+
+/** A profile field, label first. */
+const PROFILE_FIELD =
+  /^(?:joined|join date|registered|member since|posts|messages|reaction score|reactions|points|trophy points|likes(?: received)?|reputation|karma|solutions|credits|location|age|gender|occupation|last (?:edited|online|seen|active)|status|rank)\b\s*:?(?:\s.{0,40})?$/i;
+/** A poster's title: "Registered User", "Gold Member", "Moderator". */
+const TITLE = /^(?:[\p{L}-]+ ){0,2}(?:member|user|moderator|mod|administrator|admin|staff)$/iu;
+/** A count of something, or a number alone (a post's number, a score). */
+const COUNTER = /^(?:#?\d[\d,.]*\s*[kKmM]?(?:\s+(?:posts?|replies|views|likes?|messages|reactions?|points|followers|participants|posters|watching|votes?|answers?|comments?))?)$/i;
+/** Longer lines are sentences, not stats. */
+const MAX_LENGTH = 60;
+
+/** Markup inside a line of text: a label with a link or an icon in it is still one line. */
+const PHRASING = new Set(['a', 'abbr', 'b', 'bdi', 'cite', 'data', 'em', 'i', 'img', 'mark', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'br']);
+
+/** Code holds numbers by nature, and so does a table cell that is one value. */
+const CODE = 'pre, code';
+const CELL = 'td, th';
+
+function oneLine(element: Element): boolean {
+  for (let child = element.firstElementChild; child; child = child.nextElementSibling) if (!PHRASING.has(child.localName)) return false;
+  return true;
+}
+
+/** Removes, in place, the lines under `root` that are a poster's stats. */
+export function dropPosterStats(root: Element): void {
+  for (const element of [...root.querySelectorAll('*')]) {
+    if (!root.contains(element) || !oneLine(element)) continue;
+    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (!text || text.length > MAX_LENGTH || !(PROFILE_FIELD.test(text) || COUNTER.test(text) || TITLE.test(text)) || element.closest(CODE)) continue;
+    const cell = element.closest(CELL);
+    if (!cell || !oneLine(cell)) element.remove();
+  }
+}
