@@ -1,4 +1,5 @@
 import { dropPosterStats } from './poster-stats';
+import { dropPurchaseLines } from './purchase-lines';
 import { dropRepeatedBlocks } from './repeated-blocks';
 
 /**
@@ -259,6 +260,8 @@ export interface RegionOptions {
   repeatsOnPurpose?: boolean | undefined;
   /** A thread: drop what it prints about each poster (profile fields, counters). */
   posts?: boolean | undefined;
+  /** A product: drop the shop's purchase terms around it (delivery, returns, payment plans). */
+  purchase?: boolean | undefined;
 }
 
 /**
@@ -316,6 +319,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
   }
   dropCookieNotices(root);
   if (options.posts) dropPosterStats(root);
+  if (options.purchase) dropPurchaseLines(root);
   dropRepeatedLabels(root);
   if (options.pruneLinkDense) {
     const items = options.keepItems ? itemContainers(root) : [];

@@ -59,7 +59,7 @@ const CASCADE: Record<PageType, Attempt[]> = {
   documentation: [region({ pruneLinkDense: true, extraChrome: COMMENTS, repeatsOnPurpose: true }), readability],
   service: [region({ pruneLinkDense: true, extraChrome: COMMENTS, keepItems: true }), readability],
   forum: [region({ pruneLinkDense: true, posts: true }), readability],
-  product: [region({ pruneLinkDense: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES }), readability],
+  product: [region({ pruneLinkDense: true, purchase: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES }), readability],
   collection: [region({ pruneLinkDense: true, extraChrome: `${COMMENTS}|${FINE_PRINT}`, keepItems: true }), readability],
   listing: [region({ pruneLinkDense: true, extraChrome: `${COMMENTS}|${FINE_PRINT}`, keepItems: true }), readability],
 };

@@ -1,3 +1,5 @@
+import { dropLines, oneLine } from './text-lines';
+
 /**
  * What forum software prints beside every post about its poster and its standing: profile
  * fields ("Joined: Mar 2016", "Posts: 701", "Location: Kent"), counters ("8,583", "#3",
@@ -15,25 +17,17 @@ const COUNTER = /^(?:#?\d[\d,.]*\s*[kKmM]?(?:\s+(?:posts?|replies|views|likes?|m
 /** Longer lines are sentences, not stats. */
 const MAX_LENGTH = 60;
 
-/** Markup inside a line of text: a label with a link or an icon in it is still one line. */
-const PHRASING = new Set(['a', 'abbr', 'b', 'bdi', 'cite', 'data', 'em', 'i', 'img', 'mark', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'br']);
-
 /** Code holds numbers by nature, and so does a table cell that is one value. */
 const CODE = 'pre, code';
 const CELL = 'td, th';
 
-function oneLine(element: Element): boolean {
-  for (let child = element.firstElementChild; child; child = child.nextElementSibling) if (!PHRASING.has(child.localName)) return false;
-  return true;
+function isStat(text: string, element: Element): boolean {
+  if (!(PROFILE_FIELD.test(text) || COUNTER.test(text) || TITLE.test(text)) || element.closest(CODE)) return false;
+  const cell = element.closest(CELL);
+  return !cell || !oneLine(cell);
 }
 
 /** Removes, in place, the lines under `root` that are a poster's stats. */
 export function dropPosterStats(root: Element): void {
-  for (const element of [...root.querySelectorAll('*')]) {
-    if (!root.contains(element) || !oneLine(element)) continue;
-    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (!text || text.length > MAX_LENGTH || !(PROFILE_FIELD.test(text) || COUNTER.test(text) || TITLE.test(text)) || element.closest(CODE)) continue;
-    const cell = element.closest(CELL);
-    if (!cell || !oneLine(cell)) element.remove();
-  }
+  dropLines(root, MAX_LENGTH, isStat);
 }

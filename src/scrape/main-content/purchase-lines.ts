@@ -1,0 +1,39 @@
+import { dropLines } from './text-lines';
+
+/**
+ * The shop's lines around a product, the same on every product it sells: delivery and returns
+ * promises, payment plans, loyalty points, stock and size pickers ("Free 90-day returns", "or 4
+ * interest-free payments of $5", "Members earn 179 points", "Select a size"). The product page's
+ * content is the product: its name, price, description and specs.
+ */
+const PURCHASE_LINE = new RegExp(
+  [
+    String.raw`\bfree (?:standard |express |next[- ]day |uk |us )?(?:shipping|delivery|returns?)\b`,
+    String.raw`\b\d+[- ]day (?:free )?returns?\b`,
+    String.raw`\breturns? (?:&|and) (?:exchanges?|refunds?)\b`,
+    String.raw`\b(?:standard|express|next[- ]day|same[- ]day|home) delivery\b`,
+    String.raw`\bships? (?:free|today|the same day|within|in \d|by \w+|from)\b`,
+    String.raw`\b(?:arrives|delivery) (?:by|on|between)\b`,
+    String.raw`\border (?:within|in the next|by \d)\b`,
+    String.raw`\b(?:in|out of) stock\b`,
+    String.raw`\bpay in \d\b`,
+    String.raw`\b\d+ (?:interest[- ]free )?(?:payments|installments|instalments)\b`,
+    String.raw`\bbuy now,? pay later\b`,
+    String.raw`\b(?:earn|collect|get) (?:\d[\d,]*|up to \d[\d,]*) (?:points|xp|rewards?)\b`,
+    String.raw`\bsold (?:and shipped )?by\b`,
+    String.raw`\b(?:size guide|size chart|true to size|fits (?:small|large))\b`,
+    String.raw`^(?:select|choose) (?:a |your )?(?:size|colou?r|quantity|option)s?\b`,
+    // Rating badges: the reviews themselves are pruned as a section.
+    String.raw`\b\d(?:\.\d+)? (?:stars? )?out of 5\b`,
+    String.raw`^\(?\d[\d,.]*\)? (?:reviews?|ratings?)$`,
+    String.raw`^(?:no reviews yet|there are no reviews yet|be the first to (?:review|write a review))`,
+  ].join('|'),
+  'i',
+);
+/** Longer lines are the product's description, which may mention delivery in passing. */
+const MAX_LENGTH = 150;
+
+/** Removes, in place, the lines under `root` that are the shop's purchase terms. */
+export function dropPurchaseLines(root: Element): void {
+  dropLines(root, MAX_LENGTH, (text) => PURCHASE_LINE.test(text));
+}
