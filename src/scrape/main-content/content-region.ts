@@ -52,11 +52,11 @@ const PANEL = /(?:^|[\s_-])(?:tab|tabs|panel|accordion|collapse|collapsible|togg
 
 /**
  * Utility classes that hide an element at every screen size (`hidden`, Bootstrap's `d-none`,
- * `hide`); a responsive class beside them (`md:block`, `d-lg-flex`) shows it on larger screens.
+ * `hide`, a framework's own `u-hidden`, `ipsHide`, a BEM `--hidden` state); a responsive class beside them (`md:block`, `d-lg-flex`) shows it on larger screens.
  * Only short texts hidden so are dropped (an error message, a tooltip, a second date format):
  * a longer one is a collapsed answer or a "read more" that the reader opens.
  */
-const HIDING_CLASS = /^(?:hidden|hide|d-none|is-hidden|u-hidden|js-hidden|display-none)$/i;
+const HIDING_CLASS = /^(?:d-none|display-none|(?!(?:xs|sm|md|lg|xl|s|m|l)[-_])(?:[a-z]{1,4}[-_]?)?(?:hide|hidden)|[\w-]+--(?:is-)?hidden)$/i;
 const SHOWN_AT_SOME_SIZE = /^(?:[a-z0-9]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-[a-z]{2,3}-(?!none)[a-z-]+)$/i;
 
 const HIDDEN_LABEL = 200;
@@ -77,13 +77,21 @@ const CHROME_WORDS =
   'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement|signature|signatures|post-signature';
 
 /**
- * A class token is chrome when the word is the token, or the token's head or tail (`site-footer`,
- * `nav-links`), not when it names a part of a content block (`tech-specs__header`).
+ * Of those, the ones that are chrome even as a part of a component (`ipsEntry__signature`,
+ * `article__share`): a card's or a post's header and footer are its own, its signature and share
+ * bar are not.
  */
-function chromeToken(words: string): RegExp {
-  return new RegExp(`^(?:[a-z0-9]+-)?(?:${words})(?:-[a-z0-9]+)?$`, 'i');
+const CHROME_PARTS = 'signatures?|share|sharing|social|newsletter|related|recommended|advert|ads?|sponsor|sponsored|promo|breadcrumbs?|pagination|pager';
+
+/**
+ * A class token is chrome when the word is the token, or the token's head or tail (`site-footer`,
+ * `nav-links`), not when it names a part of a content block (`tech-specs__header`), unless that
+ * part is itself chrome.
+ */
+function chromeToken(words: string, parts: string): RegExp {
+  return new RegExp(`^(?:(?:[a-z0-9]+-)?(?:${words})(?:-[a-z0-9]+)?|[\\w-]+__(?:${parts})(?:--[\\w-]+)?)$`, 'i');
 }
-const CHROME_TOKEN = chromeToken(CHROME_WORDS);
+const CHROME_TOKEN = chromeToken(CHROME_WORDS, CHROME_PARTS);
 
 /**
  * A page type's own chrome words (a product's reviews) are matched anywhere in a class's block
