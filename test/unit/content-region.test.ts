@@ -34,4 +34,12 @@ describe('contentRegion', () => {
     expect(aspNet.split(PROSE.trim()).length).toBe(4);
     expect(aspNet).not.toContain('Leave a comment');
   });
+
+  it('drops labels repeated three times, not a name linked in three sentences', () => {
+    const card = (n: number) => `<div class="card"><h3>Item ${n}</h3><p>What item ${n} is about, in a sentence.</p><a href="/cart">Add to cart</a></div>`;
+    const mention = '<p>For more, visit our <span class="link"><a href="/kc">Knowledge Center</a></span> today.</p>';
+    const text = region(`<main><h1>Title</h1>${card(1)}${card(2)}${card(3)}${mention}${mention}${mention}</main>`, { pruneLinkDense: false });
+    expect(text).not.toContain('Add to cart');
+    expect(text.match(/Knowledge Center/g)).toHaveLength(3);
+  });
 });

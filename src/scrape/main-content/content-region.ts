@@ -188,11 +188,28 @@ function dropWritingBoxes(root: Element): void {
   }
 }
 
-/** Removes leaf blocks whose short text repeats across the region. */
+/** Elements that wrap words inside a line (a link's `<span class="link-enhancement">`). */
+const INLINE = new Set(['a', 'abbr', 'b', 'cite', 'em', 'i', 'mark', 'small', 'span', 'strong', 'sub', 'sup', 'u']);
+
+/**
+ * A word or link inside a sentence: its parent, or the block its inline wrappers sit in, has
+ * words of its own around it (not just a label's colon).
+ */
+function inSentence(element: Element): boolean {
+  for (let at: Element | null = element.parentElement; at; at = at.parentElement) {
+    let words = 0;
+    for (let node = at.firstChild; node; node = node.nextSibling) if (node.nodeType === 3) words += (node as Text).data.match(/\p{L}+/gu)?.length ?? 0;
+    if (words >= 2) return true;
+    if (!INLINE.has(at.localName)) return false;
+  }
+  return false;
+}
+
+/** Removes leaf blocks whose short text repeats across the region (not a name linked in running text). */
 function dropRepeatedLabels(root: Element): void {
   const byText = new Map<string, Element[]>();
   for (const element of root.querySelectorAll('*')) {
-    if (element.firstElementChild || inRepeatingBlock(element, root)) continue;
+    if (element.firstElementChild || inRepeatingBlock(element, root) || inSentence(element)) continue;
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
     if (!text || text.length > REPEATED_LABEL.maxLength) continue;
     const same = byText.get(text);

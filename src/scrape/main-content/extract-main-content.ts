@@ -40,8 +40,8 @@ const region = (options: RegionOptions): Attempt => ({ method: 'region', run: (d
 
 /** Parts of a product page that are about other things than the product, or by other people. */
 const PRODUCT_CHROME = 'reviews?|ratings?|questions|qa|q-and-a|recently-viewed|also-bought|also-viewed|upsell|cross-sell|similar|carousel|slider|swiper|recs';
-/** Reader comments under an article, doc or landing page. */
-const COMMENTS = 'comments?|comment-list|respond|disqus';
+/** Reader comments under an article, doc or landing page, and the author's bio box (the same under every post). */
+const COMMENTS = 'comments?|comment-list|respond|disqus|author[-_]?(?:box|bio|card|info|profile|about)|about[-_](?:the[-_])?author';
 /** Headings of a product page's sections about other products, other people's words, or buying. */
 const PRODUCT_ASIDES =
   /^(?:customer |product |guest )?(?:reviews?|ratings?( (?:&|and) reviews)?|questions (?:&|and) answers|q ?(?:&|and) ?a)\b|^(?:related|similar|recommended|sponsored)\b|^(?:you (?:may|might) also|customers (?:also|who)|frequently bought|recently viewed|more from|more like this|shop the look|get the look|complete the look|as seen on|meet (?:the|your) seller|shipping (?:&|and) returns?|delivery (?:&|and) returns?)/i;
@@ -114,7 +114,7 @@ export function extractMainContent(document: Document, page: PageTypeGuess, json
       if (root && (kept >= TRUSTED_LENGTH || kept >= total * TRUSTED_SHARE)) {
         if (page.type === 'product') productFacts(root, jsonLd);
         const tighter = TIGHTER[page.type];
-        const narrowed = tighter && tighter.attempt.method !== attempt.method ? tryTighter(tighter, pristine, kept) : null;
+        const narrowed = tighter && tighter.attempt.method !== attempt.method ? tryTighter(tighter, root.ownerDocument, kept) : null;
         if (!tighter || !narrowed) return result(root, attempt.method, kept);
         passedOver.push({ method: attempt.method, reason: `kept ${kept} characters; ${tighter.attempt.method} kept the same content more tightly (${narrowed.kept})` });
         return result(narrowed.root, tighter.attempt.method, narrowed.kept);
