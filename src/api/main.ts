@@ -2,7 +2,9 @@ import http from 'node:http';
 import { ConfigError, loadConfig } from '../config/env';
 import { createLogger } from '../log';
 import { migrateWhenPostgresIsUp } from '../startup/wait-for-dependencies';
+import { installTemporalLogger } from '../temporal/runtime-logger';
 import { startTracing } from '../telemetry/tracing';
+import { workerTracing } from '../telemetry/worker-tracing';
 import { openApiDeps } from './api-deps';
 import { createApp } from './app';
 import { startingApp } from './starting-app';
@@ -13,7 +15,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('api', config.LOG_LEVEL);
   const tracing = startTracing('wcs-api', config.OTEL_EXPORTER_OTLP_ENDPOINT);
-  const { deps, close } = openApiDeps(config, logger);
+  // The API stops its own scrape worker, after the requests that wait on it (see stop below).
+  if (config.EAGER_SCRAPES) installTemporalLogger(logger, []);
+  const { deps, close } = openApiDeps(config, logger, { scrapeWorker: config.EAGER_SCRAPES, tracing: tracing && workerTracing(tracing) });
   // Listening before Postgres is up and migrated: until then the starting app answers (503s),
   // so a restart during an outage serves clients as a running API does.
   let handle = startingApp(logger).callback();

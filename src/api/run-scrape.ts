@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { scrapeWorkflow } from '../../workflows';
+import type { scrapeWorkflow } from '../../workflows';
 import type { AuthenticatedTeam } from '../accounts/api-keys';
 import { pageCredits } from '../credits/pricing';
 import { pages } from '../db/schema';
@@ -13,6 +13,7 @@ import { awaitWorkflowResult } from '../temporal/await-result';
 import { urlKey } from '../url/normalize-url';
 import type { ApiDeps } from './api-deps';
 import { checkTarget, requireCredits } from './preflight';
+import { startScrapeWorkflow } from './start-scrape';
 
 /** LLM requests a json-format scrape may wait for: schema inference, the answer and its repair. */
 const JSON_LLM_REQUESTS = 3;
@@ -39,8 +40,8 @@ export async function runScrape(deps: ApiDeps, team: AuthenticatedTeam, url: str
     const jobId = randomUUID();
     await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: jobOptions, ttlHours: deps.config.JOB_TTL_HOURS });
     const workflowId = `scrape-${jobId}`;
-    const run = deps.temporal.workflow.execute(scrapeWorkflow, {
-      taskQueue: deps.config.taskQueues.http,
+    await startScrapeWorkflow(deps, {
+      taskQueue: deps.config.taskQueues.scrape,
       workflowId,
       workflowExecutionTimeout: options.timeout * 3 + 60_000 + llmMs,
       // The page fetch is a local activity inside a workflow task, which learns of a cancel (its
@@ -64,6 +65,7 @@ export async function runScrape(deps: ApiDeps, team: AuthenticatedTeam, url: str
         },
       ],
     });
+    const run = deps.temporal.workflow.getHandle<typeof scrapeWorkflow>(workflowId).result();
     const outcome = await awaitWorkflowResult(run, options.timeout + llmMs, 'scrape', {
       clientGone,
       cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel(),

@@ -50,8 +50,16 @@ const envSchema = z
     TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').default('127.0.0.1:7233'),
     /** Temporal namespace. */
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
-    /** Prefix of the two task queues: `<prefix>-http` and `<prefix>-browser`. */
+    /** Prefix of the task queues: `<prefix>-http`, `<prefix>-browser` and `<prefix>-scrape` (single scrapes). */
     TEMPORAL_TASK_QUEUE_PREFIX: z.string().regex(/^[\w.-]+$/, 'letters, digits, dot, dash, underscore').default('wcs'),
+    /**
+     * The API runs the scrapes it starts in a Temporal worker of its own, started eagerly: the
+     * start call brings the scrape's first workflow task back and the API runs it at once,
+     * without the trip through the task queue and a worker's poll. Worker processes poll the
+     * same queue, so scrapes go on when the API's worker is busy or down. `false`: only worker
+     * processes scrape, and the API holds no processing threads.
+     */
+    EAGER_SCRAPES: bool(true),
     /** Which task queues this worker process polls. */
     WORKER_QUEUES: csv.pipe(z.array(z.enum(['http', 'browser'])).min(1, 'name at least one of http, browser')).default(['http', 'browser']),
     /** Chromium or Chrome executable; found automatically when unset. */
@@ -207,7 +215,7 @@ export interface LlmConfig {
 export interface Config extends Omit<Env, 'DATA_DIR' | 'PUBLIC_URL'> {
   DATA_DIR: string;
   PUBLIC_URL: string;
-  taskQueues: { http: string; browser: string };
+  taskQueues: { http: string; browser: string; scrape: string };
   llm?: LlmConfig;
 }
 
@@ -270,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     taskQueues: {
       http: `${e.TEMPORAL_TASK_QUEUE_PREFIX}-http`,
       browser: `${e.TEMPORAL_TASK_QUEUE_PREFIX}-browser`,
+      scrape: `${e.TEMPORAL_TASK_QUEUE_PREFIX}-scrape`,
     },
   };
 }

@@ -8,7 +8,7 @@ export function startService(role: 'api' | 'worker', env: NodeJS.ProcessEnv, std
   return startProcess(role, process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', role, 'main.ts')], { cwd: ROOT, env, stdio });
 }
 
-/** Waits until the API answers /readyz with 200: Postgres, Temporal and both queues' workers are up. */
+/** Waits until the API answers /readyz with 200: Postgres, Temporal and every queue's workers are up. */
 export async function waitUntilReady(apiUrl: string, timeoutMs: number, ...processes: ManagedProcess[]): Promise<void> {
   const anyExit = Promise.race(processes.map((p) => p.exited));
   await waitFor(`API at ${apiUrl}/readyz`, async () => (await fetch(`${apiUrl}/readyz`)).status === 200, timeoutMs, anyExit);

@@ -18,8 +18,7 @@ export function registerMetricsRoute(routes: RouteTable, deps: ApiDeps): void {
     auth: false,
     responses: { 200: { description: 'Prometheus text exposition format', schema: z.string(), contentType: 'text/plain' } },
     handler: async (ctx) => {
-      const { http, browser } = deps.config.taskQueues;
-      await refreshBacklogGauges({ db: deps.db, temporal: deps.temporal, namespace: deps.config.TEMPORAL_NAMESPACE, queues: [http, browser] });
+      await refreshBacklogGauges({ db: deps.db, temporal: deps.temporal, namespace: deps.config.TEMPORAL_NAMESPACE, queues: Object.values(deps.config.taskQueues) });
       ctx.type = metrics.contentType;
       ctx.body = await metrics.metrics();
     },

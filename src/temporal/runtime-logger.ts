@@ -19,7 +19,11 @@ export function temporalSdkLogger(logger: Logger): DefaultLogger {
   return new DefaultLogger('WARN', ({ level, message, meta }) => child[LEVELS[level]](meta ?? {}, message));
 }
 
-/** Installs the SDK's runtime with our logger and nothing else (a worker adds metrics: worker-runtime.ts). */
-export function installTemporalLogger(logger: Logger): void {
-  Runtime.install({ logger: temporalSdkLogger(logger) });
+/**
+ * Installs the SDK's runtime with our logger and nothing else (a worker adds metrics:
+ * worker-runtime.ts). `shutdownSignals`: the signals on which the runtime stops this process's
+ * workers itself (the SDK's default: SIGINT, SIGTERM, SIGQUIT, SIGUSR2); the API stops its own.
+ */
+export function installTemporalLogger(logger: Logger, shutdownSignals?: NodeJS.Signals[]): void {
+  Runtime.install({ logger: temporalSdkLogger(logger), ...(shutdownSignals && { shutdownSignals }) });
 }

@@ -17,10 +17,7 @@ import type { Config } from '../config/env';
 import type { Database } from '../db/client';
 import { LlmClient } from '../extract/llm/llm-client';
 import { FilteringProxy } from '../net/filtering-proxy';
-import { GuardedFetcher } from '../net/guarded-fetcher';
-import { PublicUrlGate } from '../net/public-url-gate';
-import { HttpScraper } from '../scrape/http-scraper';
-import { ProcessingPool } from '../scrape/process/processing-pool';
+import { openHttpScraping } from '../scrape/open-http-scraper';
 import { configuredProviders } from '../search/providers/configured-providers';
 import { ensureCleanupSchedule } from '../screenshots/cleanup-schedule';
 import { createImageStore } from '../screenshots/create-image-store';
@@ -42,8 +39,8 @@ export interface WorkerSet {
 
 /**
  * Builds the workers this process runs: the HTTP queue (workflows, plain-HTTP activities, the
- * screenshot cleanup) and the browser queue (Chromium activities and the screenshot workflow),
- * each only if WORKER_QUEUES names it. A worker on the HTTP queue also makes sure the cleanup
+ * screenshot cleanup) with the scrape queue beside it, and the browser queue (Chromium
+ * activities and the screenshot workflow), each only if WORKER_QUEUES names it. A worker on the HTTP queue also makes sure the cleanup
  * Schedule exists.
  */
 export async function createWorkers(
@@ -53,18 +50,11 @@ export async function createWorkers(
   logger: Logger,
   extensions: WorkerExtensions = {},
 ): Promise<WorkerSet> {
-  const gate = new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS);
-  const fetcher = new GuardedFetcher(gate, config.MAX_PAGE_BYTES);
-  const processing = new ProcessingPool({
-    threads: config.PROCESSING_THREADS,
-    budgetMs: config.PROCESSING_TIMEOUT_MS,
-    heapMb: config.PROCESSING_THREAD_HEAP_MB,
-    maxLinks: config.MAX_LINKS_PER_PAGE,
-  });
-  const http = new HttpScraper(fetcher, config.USER_AGENT, processing.process);
+  const scraping = openHttpScraping(config);
+  const { gate, fetcher, processing, http } = scraping;
   const images = createImageStore(config);
   const screenshots = new ScreenshotStore(database.db, images, { publicUrl: config.PUBLIC_URL, ttlSeconds: config.SCREENSHOT_TTL_SECONDS });
-  const cleanups: (() => Promise<void>)[] = [() => fetcher.close(), () => images.close(), () => processing.close()];
+  const cleanups: (() => Promise<void>)[] = [() => scraping.close(), () => images.close()];
 
   let browser: BrowserScraper | undefined;
   if (config.WORKER_QUEUES.includes('browser')) {
@@ -145,6 +135,16 @@ export async function createWorkers(
           ...search,
         },
         maxConcurrentActivityTaskExecutions: 64,
+      }),
+    );
+    // Scrapes the API starts run here when the API's own scrape worker is busy, absent or gone
+    // (see api-scrape-worker.ts), and their regular activities (a failure record, a json
+    // extraction) always do.
+    workers.push(
+      await Worker.create({
+        ...common,
+        taskQueue: config.taskQueues.scrape,
+        activities: { scrapePageHttp: scrape.scrapePageHttp, recordPageFailure: scrape.recordPageFailure, ...extract },
       }),
     );
     await ensureCleanupSchedule(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config);

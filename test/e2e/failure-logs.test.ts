@@ -6,10 +6,13 @@ import { api, fixture } from '../helpers/api';
 
 type LogLine = Record<string, unknown> & { msg?: string; error?: { code?: string; message?: string; stack?: string } };
 
-/** The shared worker's JSON log lines whose error message mentions `text`. */
-function workerLinesAbout(text: string): LogLine[] {
-  return readFileSync(path.join(inject('logDir'), 'worker.log'), 'utf8')
-    .split('\n')
+/**
+ * The shared stack's JSON log lines whose error message mentions `text`, from the processes
+ * that run scrapes: the API's own scrape worker (an eager start) or a worker process.
+ */
+function scrapeLogLinesAbout(text: string): LogLine[] {
+  return ['api.log', 'worker.log']
+    .flatMap((file) => readFileSync(path.join(inject('logDir'), file), 'utf8').split('\n'))
     .filter((line) => line.startsWith('{') && line.includes(text))
     .map((line) => JSON.parse(line) as LogLine)
     .filter((line) => line.error?.message?.includes(text));
@@ -23,8 +26,8 @@ it("a failed activity's log line carries its code, message and the stack where i
   expect({ status, code: body.code, error: body.error }).toEqual({ status: 403, code: 'URL_BLOCKED', error: message });
 
   // Temporal's logger buffers its lines briefly before they reach the file.
-  await expect.poll(() => workerLinesAbout(host).map((line) => line.msg), { timeout: 10_000 }).toEqual(['Activity failed', 'Workflow failed']);
-  const [activity, workflow] = workerLinesAbout(host);
+  await expect.poll(() => scrapeLogLinesAbout(host).map((line) => line.msg), { timeout: 10_000 }).toEqual(['Activity failed', 'Workflow failed']);
+  const [activity, workflow] = scrapeLogLinesAbout(host);
 
   expect(activity).toMatchObject({ level: 40, activityType: 'scrapePageHttp', error: { code: 'URL_BLOCKED', message } });
   // The AppError's own stack: its header, then frames in our code, not only Temporal's wrapper.

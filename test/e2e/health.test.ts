@@ -9,12 +9,12 @@ describe('health endpoints', () => {
     expect(body).toEqual({ status: 'ok' });
   });
 
-  it('/readyz answers 200 with each check when Postgres, Temporal and both queues are served', async () => {
+  it('/readyz answers 200 with each check when Postgres, Temporal and every queue are served', async () => {
     const prefix = inject('queuePrefix');
     const { status, body } = await api('/readyz', { key: null });
     expect(status).toBe(200);
     expect(body.status).toBe('ready');
-    expect(Object.keys(body.checks).sort()).toEqual(['postgres', 'temporal', `${prefix}-browser:activities`, `${prefix}-browser:workflows`, `${prefix}-http:activities`, `${prefix}-http:workflows`].sort());
+    expect(Object.keys(body.checks).sort()).toEqual(['postgres', 'temporal', `${prefix}-browser:activities`, `${prefix}-browser:workflows`, `${prefix}-http:activities`, `${prefix}-http:workflows`, `${prefix}-scrape:activities`, `${prefix}-scrape:api-worker`, `${prefix}-scrape:workflows`].sort());
     for (const [name, check] of Object.entries(body.checks)) expect({ name, ok: (check as { ok: boolean }).ok }).toEqual({ name, ok: true });
     expect(body.checks[`${prefix}-http:workflows`].detail).toMatch(/^\d+ poller\(s\)$/);
   });
@@ -39,9 +39,11 @@ describe('/readyz when no worker polls the task queues', () => {
         { path: `${prefix}-http:activities`, message: `no worker is polling ${prefix}-http` },
         { path: `${prefix}-browser:workflows`, message: `no worker is polling ${prefix}-browser` },
         { path: `${prefix}-browser:activities`, message: `no worker is polling ${prefix}-browser` },
+        { path: `${prefix}-scrape:workflows`, message: `no worker is polling ${prefix}-scrape` },
+        { path: `${prefix}-scrape:activities`, message: `no worker is polling ${prefix}-scrape` },
       ]),
     );
-    expect(body.details).toHaveLength(4);
+    expect(body.details).toHaveLength(6);
   });
 
   it('still answers /healthz, which checks only the process', async () => {

@@ -29,8 +29,15 @@ async function spanNamed(name: string, traceId?: string): Promise<ReceivedSpan> 
   }
 }
 
+/** Whether `descendant` hangs under `ancestor` in the spans received (not under a new root). */
+function descendsFrom(descendant: ReceivedSpan, ancestor: ReceivedSpan): boolean {
+  const byId = new Map(receiver.spans.map((s) => [s.spanId, s]));
+  for (let s: ReceivedSpan | undefined = descendant; s?.parentSpanId; s = byId.get(s.parentSpanId)) if (s.parentSpanId === ancestor.spanId) return true;
+  return false;
+}
+
 describe('OpenTelemetry traces with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
-  it('one trace runs from the request through its workflow to its activity, across the API and worker processes', async () => {
+  it("one trace runs from a scrape's request through its workflow to its activity, in the API's own scrape worker", async () => {
     const scraped = await api('/v1/scrape', { baseUrl: stack.apiUrl, body: { url: fixture('/article') } });
     expect(scraped.status).toBe(200);
 
@@ -38,14 +45,24 @@ describe('OpenTelemetry traces with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(request.service).toBe('wcs-api');
     const start = await spanNamed('StartWorkflow:scrapeWorkflow', request.traceId);
     expect(start).toMatchObject({ service: 'wcs-api', parentSpanId: request.spanId });
+    // Started eagerly: the API's own worker ran the workflow and its local activity.
     const run = await spanNamed('RunWorkflow:scrapeWorkflow', request.traceId);
-    expect(run.service).toBe('wcs-worker');
+    expect(run.service).toBe('wcs-api');
     const activity = await spanNamed('RunActivity:scrapePageHttp', request.traceId);
+    expect(activity.service).toBe('wcs-api');
+    expect(descendsFrom(activity, request)).toBe(true);
+  });
+
+  it("one trace runs from a crawl's request through its workflow to its activities, across the API and worker processes", async () => {
+    const started = await api('/v1/crawl', { baseUrl: stack.apiUrl, body: { url: fixture('/article'), limit: 1 } });
+    expect(started.status).toBe(200);
+
+    const request = await spanNamed('POST /v1/crawl');
+    expect(request.service).toBe('wcs-api');
+    const run = await spanNamed('RunWorkflow:crawlWorkflow', request.traceId);
+    expect(run.service).toBe('wcs-worker');
+    const activity = await spanNamed('RunActivity:crawlBatch', request.traceId);
     expect(activity.service).toBe('wcs-worker');
-    // The activity hangs under the workflow's span tree, not under a new root.
-    const byId = new Map(receiver.spans.map((s) => [s.spanId, s]));
-    const ancestors: string[] = [];
-    for (let s: ReceivedSpan | undefined = activity; s?.parentSpanId; s = byId.get(s.parentSpanId)) ancestors.push(s.parentSpanId);
-    expect(ancestors).toContain(request.spanId);
+    expect(descendsFrom(activity, request)).toBe(true);
   });
 });

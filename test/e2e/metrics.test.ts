@@ -51,7 +51,7 @@ describe('Prometheus /metrics after a scrape and a crawl', () => {
   it('the API reports work in flight per team and the task queues\' backlog', async () => {
     expect(inFlightDuringCrawl).toBeGreaterThanOrEqual(1);
     const m = await apiMetrics();
-    const queues = [`${inject('queuePrefix')}-http`, `${inject('queuePrefix')}-browser`];
+    const queues = ['http', 'browser', 'scrape'].map((name) => `${inject('queuePrefix')}-${name}`);
     for (const queue of queues) {
       for (const type of ['workflow', 'activity']) expect(sampleSum(m, 'wcs_task_queue_backlog', { queue, type })).toBeGreaterThanOrEqual(0);
     }
@@ -62,12 +62,17 @@ describe('Prometheus /metrics after a scrape and a crawl', () => {
   it('the worker counts pages scraped, credits charged and stage timings, and serves the Temporal SDK\'s own metrics', async () => {
     const m = await workerMetrics();
     expect(sampleSum(m, 'wcs_pages_scraped_total', { operation: 'crawl' })).toBeGreaterThanOrEqual(completed);
-    expect(sampleSum(m, 'wcs_pages_scraped_total', { operation: 'scrape' })).toBeGreaterThanOrEqual(1);
     expect(sampleSum(m, 'wcs_credits_charged_total', { operation: 'crawl' })).toBeGreaterThanOrEqual(completed);
     expect(sampleSum(m, 'wcs_page_stage_duration_seconds_count', { stage: 'fetch' })).toBeGreaterThanOrEqual(completed);
     expect(sampleSum(m, 'wcs_process_cpu_seconds_total')).toBeGreaterThan(0);
     // Temporal's core exporter, appended: activities this worker ran.
     expect(sampleSum(m, 'temporal_activity_execution_latency_seconds_count', { activity_type: 'crawlBatch' })).toBeGreaterThanOrEqual(1);
     expect(m.some((s) => s.name.startsWith('temporal_worker_task_slots_available'))).toBe(true);
+  });
+
+  it('the API counts the single scrapes its own scrape worker ran (eager starts), with their stage timings', async () => {
+    const m = await apiMetrics();
+    expect(sampleSum(m, 'wcs_pages_scraped_total', { operation: 'scrape' })).toBeGreaterThanOrEqual(1);
+    expect(sampleSum(m, 'wcs_page_stage_duration_seconds_count', { stage: 'fetch' })).toBeGreaterThanOrEqual(1);
   });
 });

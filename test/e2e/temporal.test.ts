@@ -22,7 +22,7 @@ async function scrapeId(body: Record<string, unknown>): Promise<string> {
 
 
 describe('Temporal', () => {
-  it('runs each scrape as a completed workflow scrape-<scrapeId> on the http task queue', async () => {
+  it('runs each scrape as a completed workflow scrape-<scrapeId> on the scrape task queue', async () => {
     const ids = await Promise.all([
       scrapeId({ url: fixture('/article') }),
       scrapeId({ url: fixture('/data.json') }),
@@ -36,12 +36,12 @@ describe('Temporal', () => {
         id,
         type: 'scrapeWorkflow',
         status: 'COMPLETED',
-        taskQueue: `${inject('queuePrefix')}-http`,
+        taskQueue: `${inject('queuePrefix')}-scrape`,
       });
     }
   });
 
-  it('fetches over plain HTTP as a local activity of the http worker, and renders on the browser queue', async () => {
+  it('fetches over plain HTTP as a local activity of the worker that runs the scrape, and renders on the browser queue', async () => {
     const prefix = inject('queuePrefix');
     const http = await scrapeId({ url: fixture('/article') });
     expect(await activitiesOf(client, `scrape-${http}`)).toEqual([{ type: 'scrapePageHttp', queue: 'local' }]);

@@ -45,7 +45,7 @@ export function registerHealthRoutes(routes: RouteTable, deps: ApiDeps): void {
     method: 'get',
     path: '/readyz',
     tag: 'Operations',
-    summary: 'Postgres, Temporal and workers on both task queues are reachable',
+    summary: 'Postgres, Temporal and workers on every task queue are reachable',
     auth: false,
     responses: {
       200: { description: 'Ready', schema: z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.object({ ok: z.boolean(), detail: z.string().optional() })) }) },
@@ -59,7 +59,12 @@ export function registerHealthRoutes(routes: RouteTable, deps: ApiDeps): void {
         if (count === 0) throw new Error(`no worker is polling ${queue}`);
         return `${count} poller(s)`;
       };
-      const { http, browser } = deps.config.taskQueues;
+      const { http, browser, scrape } = deps.config.taskQueues;
+      const { scrapeWorker } = deps;
+      const ownScrapeWorker = async (): Promise<string> => {
+        if (!scrapeWorker?.eagerClient) throw new Error("this API's own scrape worker is not running yet");
+        return 'running';
+      };
       const entries = await Promise.all(
         Object.entries({
           postgres: async () => void (await deps.db.execute(sql`select 1`)),
@@ -68,6 +73,10 @@ export function registerHealthRoutes(routes: RouteTable, deps: ApiDeps): void {
           [`${http}:activities`]: pollers(http, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY),
           [`${browser}:workflows`]: pollers(browser, TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW),
           [`${browser}:activities`]: pollers(browser, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY),
+          [`${scrape}:workflows`]: pollers(scrape, TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW),
+          [`${scrape}:activities`]: pollers(scrape, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY),
+          // Scrapes go through the queue without it, but slower: not ready until it runs.
+          ...(scrapeWorker && { [`${scrape}:api-worker`]: ownScrapeWorker }),
         }).map(async ([name, fn]) => [name, await check(fn)] as const),
       );
       const checks = Object.fromEntries(entries);

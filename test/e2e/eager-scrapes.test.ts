@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { jobs, ledger } from '../../src/db/schema';
+import { waitFor } from '../../src/dev/child-process';
+import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
+import { api } from '../helpers/api';
+import { testDatabase } from '../helpers/db';
+import { startOwnStack } from '../helpers/own-stack';
+import type { Stack } from '../helpers/stack';
+import { testTemporal } from '../helpers/temporal';
+
+/**
+ * The API runs the scrapes it starts in a Temporal worker of its own, started eagerly
+ * (EAGER_SCRAPES, on by default); the worker processes poll the same queue and take over
+ * whatever it does not run. Which process ran a scrape is in its history: the identity
+ * (`<pid>@<host>`) of the worker that took its first workflow task.
+ */
+const PAGE = '<html><head><title>Tide table</title></head><body><main><h1>Tide table</h1><p>High water at 06:12 and 18:40.</p></main></body></html>';
+/** How long /slow takes to answer: long enough to kill the API while its scrape waits on it. */
+const SLOW_MS = 3_000;
+
+let site: FixtureServer;
+let eager: Stack;
+let queued: Stack;
+
+async function identityOfFirstTask(scrapeId: string): Promise<string> {
+  const client = await testTemporal();
+  const history = await client.workflow.getHandle(`scrape-${scrapeId}`).fetchHistory();
+  return history.events?.find((e) => e.workflowTaskStartedEventAttributes)?.workflowTaskStartedEventAttributes?.identity ?? '';
+}
+
+/** Waits until the stack's API says its scrape worker runs (it starts in the background, after the API serves). */
+async function scrapeWorkerRunning(name: string): Promise<void> {
+  const log = path.join(inject('logDir'), name, 'api.log');
+  await waitFor(`the scrape worker of the ${name} stack's API`, async () => readFileSync(log, 'utf8').includes('api scrape worker running'), 60_000);
+}
+
+beforeAll(async () => {
+  site = await startFixtureServer(
+    {
+      '/tides': (_req, res) => html(res, PAGE),
+      '/slow': async (_req, res) => {
+        await sleep(SLOW_MS);
+        if (!res.destroyed) html(res, PAGE);
+      },
+    },
+    inject('siteHosts')[0]!,
+  );
+  const allowPrivateHosts = [new URL(site.url).host];
+  [eager, queued] = await Promise.all([
+    startOwnStack('eager', { allowPrivateHosts }),
+    startOwnStack('queued', { allowPrivateHosts, env: { EAGER_SCRAPES: 'false' } }),
+  ]);
+  await scrapeWorkerRunning('eager');
+});
+
+afterAll(async () => {
+  await Promise.all([eager?.stop(), queued?.stop()]);
+  await site?.close();
+});
+
+describe('scrapes the API starts', () => {
+  it("run in the API's own scrape worker, started eagerly", async () => {
+    const { status, body } = await api('/v1/scrape', { baseUrl: eager.apiUrl, body: { url: `${site.url}/tides` } });
+    expect(status).toBe(200);
+    expect(body.data.markdown).toContain('High water at 06:12');
+    expect(await identityOfFirstTask(body.data.metadata.scrapeId)).toMatch(new RegExp(`^${eager.api.child.pid}@`));
+  });
+
+  it('run on the worker processes when the API runs no scrape worker (EAGER_SCRAPES=false)', async () => {
+    const { status, body } = await api('/v1/scrape', { baseUrl: queued.apiUrl, body: { url: `${site.url}/tides` } });
+    expect(status).toBe(200);
+    expect(body.data.markdown).toContain('High water at 06:12');
+    expect(await identityOfFirstTask(body.data.metadata.scrapeId)).toMatch(new RegExp(`^${queued.worker.child.pid}@`));
+  });
+
+  it('survive the API being killed mid-page: a worker process finishes the scrape, stored and charged once', async () => {
+    const db = testDatabase().db;
+    const killedPid = eager.api.child.pid!;
+    const request = api('/v1/scrape', { baseUrl: eager.apiUrl, body: { url: `${site.url}/slow`, timeout: 30_000 } }).catch((err: unknown) => err);
+    // The scrape's job row appears once the API has started it; then the API dies mid-fetch.
+    let jobId: string | undefined;
+    await expect
+      .poll(async () => {
+        const [row] = await db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.kind, 'scrape'), eq(jobs.url, `${site.url}/slow`)));
+        jobId = row?.id;
+        return jobId;
+      }, { timeout: 10_000, interval: 50 })
+      .toBeDefined();
+    await sleep(SLOW_MS / 3);
+    process.kill(killedPid, 'SIGKILL');
+    expect(await request).toBeInstanceOf(Error); // the client lost its connection with the API
+
+    // The workflow task the dead API held times out (its 4 s timeout) and a worker process runs it again.
+    await expect.poll(async () => (await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, jobId!)))[0]?.status, { timeout: 30_000, interval: 250 }).toBe('completed');
+    const charges = await db.select({ amount: ledger.amount }).from(ledger).where(eq(ledger.idempotencyKey, `scrape:${jobId}`));
+    expect(charges).toEqual([{ amount: -1 }]);
+    const client = await testTemporal();
+    const history = await client.workflow.getHandle(`scrape-${jobId}`).fetchHistory();
+    const identities = (history.events ?? []).flatMap((e) => e.workflowTaskStartedEventAttributes?.identity ?? []);
+    expect(identities[0]).toMatch(new RegExp(`^${killedPid}@`));
+    expect(identities.at(-1)).toMatch(new RegExp(`^${eager.worker.child.pid}@`));
+    await eager.restartApi();
+  });
+});
