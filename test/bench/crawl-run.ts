@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import type { Environment } from '../helpers/environment';
-import { commandLine, cpuSeconds, rssMb, sampleRss } from './measure';
+import { cpuMsPer, cpuSeconds, rssMb, sampleRss, stackCpuGroups } from './measure';
 
 /**
  * The API and worker settings a crawl bench at `concurrency` runs with: the bench site is one
@@ -39,16 +39,7 @@ export async function apiCrawl(env: Environment, body: Record<string, unknown>):
     return (await response.json()) as any;
   };
   const workerPid = env.stack.worker.child.pid!;
-  const apiPid = env.stack.api.child.pid!;
-  const temporalPort = new URL(`http://${env.temporal.address}`).port;
-  const cpuGroups = {
-    worker: (pid: number) => pid === workerPid,
-    postgres: (_: number, comm: string) => comm === 'postgres',
-    // This environment's dev server only: other environments may run beside it.
-    temporal: (pid: number, comm: string) => comm === 'temporal' && commandLine(pid).includes(`--port ${temporalPort} `),
-    api: (pid: number) => pid === apiPid,
-    'bench (site server)': (pid: number) => pid === process.pid,
-  };
+  const cpuGroups = stackCpuGroups(env);
   const cpuBefore = cpuSeconds(cpuGroups);
   const rss = sampleRss(workerPid);
   const started = performance.now();
@@ -63,9 +54,7 @@ export async function apiCrawl(env: Environment, body: Record<string, unknown>):
   const ms = performance.now() - started;
   const { peakMb } = rss.stop();
   const cpuAfter = cpuSeconds(cpuGroups);
-  const cpuMsPerPage = Object.fromEntries(
-    Object.keys(cpuGroups).map((g) => [g, ((cpuAfter[g]! - cpuBefore[g]!) * 1000) / Math.max(1, status.completed)]),
-  );
+  const cpuMsPerPage = cpuMsPer(status.completed, cpuBefore, cpuAfter);
 
   const client = new Client({ connection: await Connection.connect({ address: env.temporal.address }) });
   let runs = 0;

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import type { Environment } from '../helpers/environment';
 
 /** Resident set size of a process in MB, from /proc (Linux). */
 export function rssMb(pid: number): number {
@@ -86,4 +87,28 @@ export function cpuSeconds(groups: Record<string, (pid: number, comm: string) =>
     }
   }
   return totals;
+}
+
+/**
+ * The processes of a bench environment whose CPU time the benches report: the worker, Postgres,
+ * this environment's Temporal dev server, the API, and the bench process itself (which serves
+ * the pages and runs the clients).
+ */
+export function stackCpuGroups(env: Environment): Record<string, (pid: number, comm: string) => boolean> {
+  const workerPid = env.stack.worker.child.pid!;
+  const apiPid = env.stack.api.child.pid!;
+  const temporalPort = new URL(`http://${env.temporal.address}`).port;
+  return {
+    worker: (pid) => pid === workerPid,
+    postgres: (_, comm) => comm === 'postgres',
+    // This environment's dev server only: other environments may run beside it.
+    temporal: (pid, comm) => comm === 'temporal' && commandLine(pid).includes(`--port ${temporalPort} `),
+    api: (pid) => pid === apiPid,
+    'bench (site server, clients)': (pid) => pid === process.pid,
+  };
+}
+
+/** CPU milliseconds per unit of work by process group, between two `cpuSeconds` readings. */
+export function cpuMsPer(units: number, before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.keys(before).map((g) => [g, ((after[g]! - before[g]!) * 1000) / Math.max(1, units)]));
 }

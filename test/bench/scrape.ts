@@ -4,8 +4,10 @@
  * 1. A small (~2 KB) page, as issue 18 measures it: p50/p99 of POST /v1/scrape (API, Temporal,
  *    Postgres, worker, as `npm start` runs them) at 1, 8, 32 and 128 closed-loop clients for
  *    BENCH_SCRAPE_SECONDS each, and scrapes/s accepted (refusals and 5xx counted), next to the
- *    same fetch + processing in-process (HttpScraper.scrape) at the same concurrencies; then
- *    where the time of one scrape goes, from the workflows' Temporal histories.
+ *    same fetch + processing in-process (HttpScraper.scrape) and to the Temporal floor (a
+ *    workflow of the same shape doing nothing, peers/temporal-floor) at the same concurrencies,
+ *    with the CPU each process spends per scrape; then where the time of one scrape goes, from
+ *    the workflows' Temporal histories.
  * 2. With BENCH_SCRAPE_CORPUS=1, 60 generated real-world-sized pages (test/bench/corpus.ts):
  *    the processing pipeline in-process (processBody) vs @mozilla/readability + turndown on
  *    linkedom, as a ratio, and POST /v1/scrape p50/p95 at concurrency 1 and 16, HTTP and browser.
@@ -24,14 +26,15 @@ import { HttpScraper } from '../../src/scrape/http-scraper';
 import { processBody } from '../../src/scrape/process/process-body';
 import { scrapeOptionsSchema } from '../../src/scrape/scrape-options';
 import { html, startFixtureServer } from '../fixtures/fixture-server';
-import { startEnvironment } from '../helpers/environment';
+import { startEnvironment, type Environment } from '../helpers/environment';
 import { apiScrape, closedLoop, countAnswers, type Answer } from './closed-loop';
 import { benchCorpus, type CorpusPage } from './corpus';
-import { percentile, table } from './measure';
+import { cpuMsPer, cpuSeconds, percentile, stackCpuGroups, table } from './measure';
 import { readabilityMarkdown } from './peers/readability-markdown';
+import { startTemporalFloor } from './peers/temporal-floor/temporal-floor';
 
 export const description =
-  'scrape: a 2 KB page through POST /v1/scrape at 1-128 clients (p50/p99, scrapes/s) vs the same fetch + processing in-process, and where one scrape\'s time goes; BENCH_SCRAPE_CORPUS=1 adds the 60-page corpus (pipeline vs Readability+turndown, HTTP and browser engines)';
+  'scrape: a 2 KB page through POST /v1/scrape at 1-128 clients (p50/p99, scrapes/s) vs the same fetch + processing in-process and the Temporal floor (the same shape of workflow doing nothing), CPU per scrape by process, and where one scrape\'s time goes; BENCH_SCRAPE_CORPUS=1 adds the 60-page corpus (pipeline vs Readability+turndown, HTTP and browser engines)';
 
 /** Passes over the corpus in-process; one is enough for 60 pages, and this machine is shared. */
 const ROUNDS = 1;
@@ -160,36 +163,77 @@ function smallPage(): string {
 <footer><p>Lighthouse Docs. <a href="/contact">Contact</a></p></footer></body></html>`;
 }
 
-/** One row per client count: our answers and the in-process pipeline's, over `SECONDS` each. */
-async function smallPageLoad(api: () => Promise<Answer>, inProcess: () => Promise<Answer>): Promise<void> {
+/** One closed-loop run's figures, with the CPU each process group spent per accepted call. */
+interface LoadRun {
+  p50: number;
+  p99: number;
+  perSecond: number;
+  answers: ReturnType<typeof countAnswers>;
+  cpuMs: Record<string, number>;
+}
+
+async function loadRun(clients: number, call: () => Promise<Answer>, groups: ReturnType<typeof stackCpuGroups>): Promise<LoadRun> {
+  const before = cpuSeconds(groups);
+  const run = await closedLoop(clients, SECONDS, call);
+  const answers = countAnswers(run.answers);
+  return {
+    p50: percentile(answers.ok, 50),
+    p99: percentile(answers.ok, 99),
+    perSecond: answers.ok.length / run.seconds,
+    answers,
+    cpuMs: cpuMsPer(answers.ok.length, before, cpuSeconds(groups)),
+  };
+}
+
+const totalOf = (cpu: Record<string, number>) => Object.values(cpu).reduce((a, b) => a + b, 0);
+
+/**
+ * One row per client count, over `SECONDS` each: our answers, the Temporal floor's (the same
+ * shape of workflow doing nothing, see peers/temporal-floor) and the in-process pipeline's.
+ */
+async function smallPageLoad(env: Environment, api: () => Promise<Answer>, floor: () => Promise<Answer>, inProcess: () => Promise<Answer>): Promise<void> {
   const rows: (string | number)[][] = [];
+  const floorRows: (string | number)[][] = [];
+  const cpuRows: (string | number)[][] = [];
   const notes: string[] = [];
+  const groups = stackCpuGroups(env);
   for (const clients of CLIENTS) {
-    const oursRun = await closedLoop(clients, SECONDS, api);
-    const theirsRun = await closedLoop(clients, SECONDS, inProcess);
-    const [ours, theirs] = [countAnswers(oursRun.answers), countAnswers(theirsRun.answers)];
-    const [p50, theirP50] = [percentile(ours.ok, 50), percentile(theirs.ok, 50)];
-    const [rate, theirRate] = [ours.ok.length / oursRun.seconds, theirs.ok.length / theirsRun.seconds];
+    const ours = await loadRun(clients, api, groups);
+    const bottom = await loadRun(clients, floor, groups);
+    const theirs = await loadRun(clients, inProcess, groups);
     rows.push([
       clients,
-      p50.toFixed(1),
-      percentile(ours.ok, 99).toFixed(1),
-      rate.toFixed(1),
-      ours.refused.length,
-      ours.serverErrors,
-      ours.other,
-      theirP50.toFixed(1),
-      percentile(theirs.ok, 99).toFixed(1),
-      theirRate.toFixed(1),
-      (p50 / theirP50).toFixed(1),
-      (rate / theirRate).toFixed(2),
+      ours.p50.toFixed(1),
+      ours.p99.toFixed(1),
+      ours.perSecond.toFixed(1),
+      ours.answers.refused.length,
+      ours.answers.serverErrors,
+      ours.answers.other,
+      theirs.p50.toFixed(1),
+      theirs.p99.toFixed(1),
+      theirs.perSecond.toFixed(1),
+      (ours.p50 / theirs.p50).toFixed(1),
+      (ours.perSecond / theirs.perSecond).toFixed(2),
     ]);
+    floorRows.push([
+      clients,
+      bottom.p50.toFixed(1),
+      bottom.p99.toFixed(1),
+      bottom.perSecond.toFixed(1),
+      (ours.p50 / bottom.p50).toFixed(2),
+      (ours.perSecond / bottom.perSecond).toFixed(2),
+      bottom.cpuMs.temporal!.toFixed(1),
+      totalOf(bottom.cpuMs).toFixed(1),
+    ]);
+    cpuRows.push([clients, ...Object.values(ours.cpuMs).map((v) => v.toFixed(1)), totalOf(ours.cpuMs).toFixed(1)]);
     if (clients === CLIENTS[0]) {
-      notes.push(`${clients} client: API p50 ${ms(p50)} = ${(p50 / GOAL_P50_MS).toFixed(2)}x the goal of ${GOAL_P50_MS} ms (at most 1 meets it); the in-process pipeline's p50 ${ms(theirP50)}, so the API adds ${ms(p50 - theirP50)}`);
+      notes.push(
+        `${clients} client: API p50 ${ms(ours.p50)} = ${(ours.p50 / GOAL_P50_MS).toFixed(2)}x the goal of ${GOAL_P50_MS} ms (at most 1 meets it); the Temporal floor's p50 ${ms(bottom.p50)}, the in-process pipeline's ${ms(theirs.p50)}`,
+      );
     }
     if (clients === CLIENTS[CLIENTS.length - 1]) {
       notes.push(
-        `saturation, ${clients} clients: ${rate.toFixed(1)} scrapes/s accepted = ${(rate / GOAL_PER_SECOND).toFixed(2)}x the goal of ${GOAL_PER_SECOND}/s (at least 1 meets it) and ${(rate / theirRate).toFixed(2)}x the in-process pipeline's ${theirRate.toFixed(1)}/s; refused (503/429): ${ours.refused.length}, other 5xx: ${ours.serverErrors}, other failures: ${ours.other}`,
+        `saturation, ${clients} clients: ${ours.perSecond.toFixed(1)} scrapes/s accepted = ${(ours.perSecond / GOAL_PER_SECOND).toFixed(2)}x the goal of ${GOAL_PER_SECOND}/s (at least 1 meets it), ${(ours.perSecond / bottom.perSecond).toFixed(2)}x the Temporal floor's ${bottom.perSecond.toFixed(1)}/s and ${(ours.perSecond / theirs.perSecond).toFixed(2)}x the in-process pipeline's ${theirs.perSecond.toFixed(1)}/s; refused (503/429): ${ours.answers.refused.length}, other 5xx: ${ours.answers.serverErrors}, other failures: ${ours.answers.other}`,
       );
     }
   }
@@ -197,7 +241,11 @@ async function smallPageLoad(api: () => Promise<Answer>, inProcess: () => Promis
     ['clients', 'API p50 ms', 'API p99 ms', 'API scrapes/s', 'refused 503/429', 'other 5xx', 'other failed', 'in-process p50 ms', 'in-process p99 ms', 'in-process /s', 'p50 API / in-process', 'scrapes/s API / in-process'],
     rows,
   );
+  console.log('\nthe Temporal floor: a workflow of the same shape doing nothing, started eagerly by a client in the worker\'s process, on the same Temporal server:');
+  table(['clients', 'floor p50 ms', 'floor p99 ms', 'floor workflows/s', 'p50 API / floor', 'scrapes/s API / floor', 'Temporal CPU ms per floor workflow', 'all CPU ms per floor workflow'], floorRows);
   for (const note of notes) console.log(note);
+  console.log('\nCPU milliseconds per accepted scrape, by process (from /proc; both cores busy means scrapes/s is about 2,000 over the total):');
+  table(['clients', ...Object.keys(groups), 'total'], cpuRows);
 }
 
 /** Where the time of one HTTP scrape goes: medians over the Temporal histories and stage timings of `serial`. */
@@ -307,7 +355,13 @@ export async function run(): Promise<void> {
     // The breakdown first, on a quiet stack: the load rows leave work behind (vacuum, history).
     await printBreakdown(client, await scrapeAll(env.stack.apiUrl, env.team.key, Array<string>(BREAKDOWN_SCRAPES).fill(smallUrl), 'http', 1));
     console.log('');
-    await smallPageLoad(api, inProcess);
+    const floor = await startTemporalFloor(env.temporal.address);
+    try {
+      await closedLoop(8, 2, floor.call);
+      await smallPageLoad(env, api, floor.call, inProcess);
+    } finally {
+      await floor.close();
+    }
     if (WITH_CORPUS) await corpusEndToEnd(env.stack.apiUrl, env.team.key, client, scraper, corpus, urlOf, processingP50);
   } finally {
     await fetcher.close();

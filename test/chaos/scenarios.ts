@@ -93,6 +93,7 @@ async function crawlThroughFault(scenario: string, stack: Stack, db: Database, k
   if (response.status !== 200) throw new Error(`${scenario}: POST /v1/crawl answered ${response.status}: ${await response.text()}`);
   const { id } = (await response.json()) as { id: string };
   await waitFor(`${scenario}: a third of the crawl`, async () => ((await crawlStatus(stack.apiUrl, key, id))?.completed ?? 0) >= site.pages / 3, 120_000);
+  const atFault = (await crawlStatus(stack.apiUrl, key, id))?.completed;
   const faultStarted = Date.now();
   await fault.inject(id);
   const faultEnded = Date.now();
@@ -105,7 +106,11 @@ async function crawlThroughFault(scenario: string, stack: Stack, db: Database, k
   const deadline = Date.now() + 240_000;
   for (;;) {
     last = await crawlStatus(stack.apiUrl, key, id);
-    if (recoverMs === undefined && progressed(before, last)) recoverMs = Date.now() - faultEnded;
+    // Progress is judged against the first answer after the fault (pages in flight may have
+    // been stored during it); a crawl already over at that first answer progressed since the
+    // fault began.
+    const baseline = before ?? (last && last.status !== 'scraping' ? atFault : undefined);
+    if (recoverMs === undefined && progressed(baseline, last)) recoverMs = Date.now() - faultEnded;
     before ??= last?.completed;
     if (last && last.status !== 'scraping') break;
     if (Date.now() > deadline) throw new Error(`${scenario}: crawl ${id} not finished after the fault: ${JSON.stringify(last)}`);
