@@ -89,7 +89,7 @@ const CHROME_PARTS = 'signatures?|share|sharing|social|newsletter|related|recomm
  * part is itself chrome.
  */
 function chromeToken(words: string, parts: string): RegExp {
-  return new RegExp(`^(?:(?:[a-z0-9]+-)?(?:${words})(?:-[a-z0-9]+)?|[\\w-]+__(?:${parts})(?:--[\\w-]+)?)$`, 'i');
+  return new RegExp(`^(?:(?:[a-z0-9]+-)?(?:${words})(?:-[a-z0-9]+)?|(?:[a-z0-9]+-)+sidebar|[\\w-]+__(?:${parts})(?:--[\\w-]+)?)$`, 'i');
 }
 const CHROME_TOKEN = chromeToken(CHROME_WORDS, CHROME_PARTS);
 
@@ -104,6 +104,14 @@ function blockWordToken(words: string): RegExp {
 
 /** Asides that belong to the text: admonitions and callouts of docs. */
 const NOTE = '[role="note"], [class*="admonition"], [class*="callout"], [class*="alert-"], aside[class*="note"], aside[class*="tip"], aside[class*="warning"]';
+
+/** A link drawn as a button ("Get started", "Book a consultation", "Download now"): an action, not content. */
+const BUTTON_CLASS = /^(?:[a-z0-9]+[-_])?(?:btn|button|cta)(?:(?:[-_]{1,2}|--)[a-z0-9-]+)?$/i;
+const CALL_TO_ACTION = 40;
+function callToAction(link: Element): boolean {
+  if (visibleLength(link) > CALL_TO_ACTION) return false;
+  return link.getAttribute('role') === 'button' || (link.getAttribute('class') ?? '').split(/\s+/).some((token) => BUTTON_CLASS.test(token));
+}
 
 /** A button that shows or hides content (a tab, an accordion heading) is a heading for it. */
 const DISCLOSURE = 'button[aria-controls], button[aria-expanded], [role="tab"]';
@@ -329,6 +337,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
   dropWritingBoxes(root);
   for (const element of [...root.querySelectorAll(DISCLOSURE)]) element.replaceWith(...element.childNodes);
   for (const element of [...root.querySelectorAll('button')]) element.remove();
+  for (const element of [...root.querySelectorAll('a[role="button"], a[class]')]) if (root.contains(element) && callToAction(element)) element.remove();
   for (const element of [...root.querySelectorAll(CHROME_LANDMARKS)]) if (kept(element) && !sectionHeader(element)) drop(element);
   for (const element of [...root.querySelectorAll('[style], [class]')]) if (kept(element) && styledHidden(element)) drop(element);
   for (const element of [...root.querySelectorAll('[class], [id]')]) {
