@@ -234,7 +234,10 @@ export function planV2Scrape(v2: V2ScrapeOptions): V2ScrapePlan {
   }
   const screenshot = screenshotSpecOf(v2.formats);
   if (screenshot) internal.add(screenshot.fullPage ? 'screenshot@fullPage' : 'screenshot');
-  const tracking = v2.formats.find((f): f is Extract<V2Format, { type: 'changeTracking' }> => typeof f !== 'string' && f.type === 'changeTracking');
+  // The plain "changeTracking" string is the object form with its defaults (Firecrawl's own examples use it).
+  const tracking =
+    v2.formats.find((f): f is Extract<V2Format, { type: 'changeTracking' }> => typeof f !== 'string' && f.type === 'changeTracking') ??
+    (names.includes('changeTracking') ? { type: 'changeTracking' as const, modes: [] } : undefined);
   // changeTracking's json mode is the page's json extraction, with the tracking schema (never both: see refine).
   const json = v2.formats.find((f): f is Extract<V2Format, { type: 'json' }> => typeof f !== 'string' && f.type === 'json') ?? (tracking?.modes.includes('json') ? tracking : undefined);
   if (json) internal.add('json');
