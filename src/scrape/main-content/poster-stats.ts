@@ -27,7 +27,11 @@ function isStat(text: string, element: Element): boolean {
   return !cell || !oneLine(cell);
 }
 
-/** Removes, in place, the lines under `root` that are a poster's stats. */
+/** Removes, in place, the lines under `root` that are a poster's stats; a field's label in a `<dt>` takes its values along. */
 export function dropPosterStats(root: Element): void {
-  dropLines(root, MAX_LENGTH, isStat);
+  dropLines(root, MAX_LENGTH, (text, element) => {
+    if (!isStat(text, element)) return false;
+    if (element.localName === 'dt') for (let value = element.nextElementSibling; value?.localName === 'dd'; value = element.nextElementSibling) value.remove();
+    return true;
+  });
 }
