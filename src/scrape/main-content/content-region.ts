@@ -1,3 +1,4 @@
+import { dropFillerLines } from './filler-lines';
 import { dropPosterStats } from './poster-stats';
 import { dropPurchaseLines } from './purchase-lines';
 import { dropRepeatedBlocks } from './repeated-blocks';
@@ -29,6 +30,9 @@ const CHROME_LANDMARKS = [
   '[hidden]:not([role="tabpanel"])',
   'select',
   'input',
+  // What shows where a player could not load; the player itself converts to nothing.
+  'video',
+  'audio',
   'textarea',
   'label',
 ].join(',');
@@ -352,6 +356,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
     }
   }
   dropCookieNotices(root);
+  dropFillerLines(root);
   if (options.posts) dropPosterStats(root);
   if (options.purchase) dropPurchaseLines(root);
   dropRepeatedLabels(root);
