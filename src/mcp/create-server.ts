@@ -4,9 +4,10 @@ import type { McpConfig } from '../config/env';
 import { AppError } from '../errors';
 import packageJson from '../../package.json';
 import type { ApiClient } from './api-client';
+import { strictParams } from './not-served';
 import { TOOLS } from './tools';
 
-const INSTRUCTIONS = `web-context-service turns public web pages into context: firecrawl_scrape reads one page, firecrawl_search finds pages, firecrawl_map lists a site's URLs, firecrawl_crawl collects many pages (firecrawl_check_crawl_status reads them), firecrawl_extract fills a JSON Schema from pages, screenshot captures a page. Results are cut to a character budget; a cut result says so first, and names the call that gets the rest.`;
+const INSTRUCTIONS = `web-context-service turns public web pages into context: firecrawl_scrape reads one page, firecrawl_search finds pages, firecrawl_map lists a site's URLs, firecrawl_crawl collects many pages (firecrawl_check_crawl_status reads them), firecrawl_extract fills a JSON Schema from pages, screenshot captures a page. Results are cut to a character budget; a cut result says so first, and names the call that gets the rest. A firecrawl-mcp parameter this service does not serve is refused with the reason: leave it out.`;
 
 /** What the model sees when a call fails: the API's error code and message, and each detail. */
 function errorResult(err: unknown): CallToolResult {
@@ -23,7 +24,7 @@ export function createMcpServer(api: ApiClient, config: McpConfig): McpServer {
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { title: tool.title, ...tool.annotations } },
+      { title: tool.title, description: tool.description, inputSchema: strictParams(tool.input, tool.notServed), annotations: { title: tool.title, ...tool.annotations } },
       async (args: Record<string, unknown>, extra) => {
         try {
           return await tool.run(args, { api, config, signal: extra.signal });

@@ -2,35 +2,39 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { budgetedResult } from './result-budget';
 
 export interface ListPage {
-  /** Fields shown before the list (status, counts). */
+  /** Fields shown before the lists (status, counts). */
   head: Record<string, unknown>;
-  /** Key of the list in the result. */
-  key: string;
-  /** This page of the list. */
-  items: unknown[];
-  /** Position of `items[0]` in the whole list. */
+  /** This page of each list, by its key in the result; all start at `offset` and read on together. */
+  lists: Record<string, unknown[]>;
+  /** Position of each list's first item in the whole list. */
   offset: number;
-  /** Whether the whole list goes on after `items`. */
+  /** Whether a list goes on after this page. */
   more: boolean;
-  /** The call that reads the list from a position. */
+  /** The call that reads the lists from a position. */
   continueAt(offset: number): string;
+  /** What to do when text inside an item was cut. */
+  readItem: string;
 }
 
 /**
- * A page of a list within the result budget. Whole items are dropped from the end before any
- * item's text is cut, and the result names the call that continues where it stopped.
+ * A page of lists within the result budget. Whole items are dropped from the end before any
+ * item's text is cut, and the result names the call that continues where it stopped: from the
+ * fewest items any cut list kept, so nothing is skipped.
  */
 export function listResult(page: ListPage, budget: number): CallToolResult {
-  const value = { ...page.head, ...(page.offset > 0 && { offset: page.offset }), [page.key]: page.items };
+  const keys = Object.keys(page.lists);
+  const longest = Math.max(0, ...keys.map((k) => page.lists[k]!.length));
+  const value = { ...page.head, ...(page.offset > 0 && { offset: page.offset }), ...page.lists };
   let cut = false;
   const result = budgetedResult(value, budget, (cuts) => {
     cut = true;
-    const kept = cuts.find((c) => c.path === page.key)?.kept ?? page.items.length;
+    const kept = cuts.filter((c) => keys.includes(c.path)).map((c) => c.kept);
     const steps = [];
-    if (kept < page.items.length || page.more) steps.push(page.continueAt(page.offset + kept));
-    if (cuts.some((c) => c.path.startsWith(`${page.key}[`))) steps.push(`text inside ${page.key} was cut too: fetch one item's page with firecrawl_scrape to read it whole.`);
+    if (kept.length > 0 || page.more) steps.push(page.continueAt(page.offset + (kept.length > 0 ? Math.min(...kept) : longest)));
+    const inside = keys.filter((k) => cuts.some((c) => c.path.startsWith(`${k}[`)));
+    if (inside.length > 0) steps.push(`text inside ${inside.join(' and ')} was cut too: ${page.readItem}`);
     return steps.join(' Also, ');
   });
-  if (!cut && page.more) result.content.push({ type: 'text', text: `More ${page.key} follow: ${page.continueAt(page.offset + page.items.length)}` });
+  if (!cut && page.more) result.content.push({ type: 'text', text: `More ${keys.join(' and ')} follow: ${page.continueAt(page.offset + longest)}` });
   return result;
 }

@@ -2,6 +2,7 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/
 import type { z } from 'zod';
 import type { McpConfig } from '../config/env';
 import type { ApiClient } from './api-client';
+import type { NotServed } from './not-served';
 
 /** What a tool runs with: the API as the caller, the MCP settings, and the call's abort signal. */
 export interface ToolContext {
@@ -21,8 +22,10 @@ export interface ToolSpec<S extends z.ZodRawShape = z.ZodRawShape> {
   title: string;
   /** What the model reads to decide when and how to call it. */
   description: string;
-  /** Arguments, as a zod shape; the MCP SDK validates calls against it and lists it as JSON Schema. */
+  /** Arguments, as a zod shape; the MCP SDK validates calls against it (strictly) and lists it as JSON Schema. */
   input: S;
+  /** firecrawl-mcp's arguments of this tool that are not served, and why: refused with that reason. */
+  notServed?: NotServed;
   /** Hints for clients: read-only, open-world, destructive. */
   annotations: ToolAnnotations;
   run(args: z.infer<z.ZodObject<S>>, ctx: ToolContext): Promise<CallToolResult>;

@@ -9,7 +9,8 @@ import { callTool, connectStdio, jsonOf, texts, type Connected } from '../helper
 /** A word only this file's site has, so search finds its page. */
 const WORD = 'samphirefirecrawlmcp';
 
-const page = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+const page = (title: string, body: string, head = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
 let site: FixtureServer;
 let mcp: Connected;
@@ -20,6 +21,9 @@ beforeAll(async () => {
       '/': (_req, res) => html(res, page('Salt marsh notes', `<p>Marsh ${WORD} grows where the tide reaches twice a day.</p><a href="/birds">Birds</a> <a href="/plants">Plants</a>`)),
       '/birds': (_req, res) => html(res, page('Marsh birds', '<p>Redshank and curlew feed on the mudflats at low water.</p><a href="/">Home</a>')),
       '/plants': (_req, res) => html(res, page('Marsh plants', '<p>Sea lavender flowers purple in late summer along the creeks.</p><a href="/">Home</a>')),
+      // Off the crawl's path: a dated article, for news search.
+      '/news/spring-tide': (_req, res) =>
+        html(res, page('Spring tide floods the marsh', `<article><p>The spring tide covered the ${WORD} beds this morning.</p></article>`, '<meta property="article:published_time" content="2026-09-20T05:30:00Z">')),
     },
     inject('siteHosts')[0],
   );
@@ -53,6 +57,14 @@ describe('firecrawl-mcp 3.26 (unmodified, FIRECRAWL_API_URL pointing here) drive
     expect(doc.json).toEqual({ name: EXTRACT_FIXTURES.product.name, sku: EXTRACT_FIXTURES.product.sku });
   });
 
+  it('firecrawl_scrape with formats ["markdown", "changeTracking"] compares with the previous copy', async () => {
+    const url = `${site.url}/birds`;
+    const first = ok(await callTool(mcp, 'firecrawl_scrape', { url, formats: ['markdown', 'changeTracking'] }));
+    expect(first.changeTracking).toMatchObject({ changeStatus: 'new', previousScrapeAt: null });
+    const second = ok(await callTool(mcp, 'firecrawl_scrape', { url, formats: ['markdown', 'changeTracking'] }));
+    expect(second.changeTracking).toMatchObject({ changeStatus: 'same', previousScrapeAt: expect.any(String) });
+  });
+
   it('firecrawl_extract answers with its own pointer to firecrawl_scrape, without calling the API', async () => {
     const result = await callTool(mcp, 'firecrawl_extract', { urls: [fixture('/extract/product-jsonld')], prompt: 'the product name' });
     expect(result.isError).toBe(true);
@@ -70,6 +82,13 @@ describe('firecrawl-mcp 3.26 (unmodified, FIRECRAWL_API_URL pointing here) drive
     const { success, data } = ok(await callTool(mcp, 'firecrawl_search', { query: WORD, limit: 5 }));
     expect(success).toBe(true);
     expect(data.web).toContainEqual(expect.objectContaining({ url: `${site.url}/`, title: 'Salt marsh notes' }));
+  });
+
+  it('firecrawl_search with sources web and news finds the dated article in data.news', async () => {
+    ok(await callTool(mcp, 'firecrawl_scrape', { url: `${site.url}/news/spring-tide` }));
+    const { data } = ok(await callTool(mcp, 'firecrawl_search', { query: WORD, limit: 5, sources: ['web', 'news'] }));
+    expect(data.news).toEqual([expect.objectContaining({ url: `${site.url}/news/spring-tide`, date: '2026-09-20T05:30:00Z' })]);
+    expect(data.web.map((r: { url: string }) => r.url)).toContain(`${site.url}/news/spring-tide`);
   });
 
   it('firecrawl_crawl waits for the crawl and firecrawl_check_crawl_status reads it again', async () => {

@@ -17,11 +17,16 @@ const TOOL_NAMES = [
   'retry_failed_pages',
 ];
 
-const page = (title: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+const page = (title: string, body: string, head = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
-/** A small site: a home page linking to two pages and to one that fails (503) until healed. */
-async function startSite(host: string, word: string): Promise<{ server: FixtureServer; heal(): void }> {
+/**
+ * A small site: a home page linking to two pages and to one that fails (503) until healed; off
+ * the crawl's path, a dated article (news) and a page whose lines can change.
+ */
+async function startSite(host: string, word: string): Promise<{ server: FixtureServer; heal(): void; lines: string[] }> {
   let healed = false;
+  const lines = ['The lamp was lit at dusk.', 'The keeper wound the clock.'];
   const server = await startFixtureServer(
     {
       '/': (_req, res) =>
@@ -29,10 +34,16 @@ async function startSite(host: string, word: string): Promise<{ server: FixtureS
       '/guide': (_req, res) => html(res, page('Visitor guide', '<p>Open daily from nine until dusk, the lighthouse museum shows the lamp room.</p><a href="/">Home</a>')),
       '/tides': (_req, res) => html(res, page('Tide tables', '<p>High water at the harbour comes twice a day, about fifty minutes later each day.</p><a href="/">Home</a>')),
       '/heal': (_req, res) => (healed ? html(res, page('Healed page', '<p>This page answers now that the server was repaired.</p>')) : html(res, '<h1>Not yet</h1>', 503)),
+      '/news/storm': (_req, res) =>
+        html(
+          res,
+          page('Storm closes the harbour', `<article><p>A storm closed the harbour overnight; the ${word} beds were flooded.</p></article>`, '<meta property="article:published_time" content="2026-10-12T06:00:00Z">'),
+        ),
+      '/log': (_req, res) => html(res, page('Keeper log', lines.map((l) => `<p>${l}</p>`).join('\n'))),
     },
     host,
   );
-  return { server, heal: () => (healed = true) };
+  return { server, heal: () => (healed = true), lines };
 }
 
 const pathOf = (url: string) => new URL(url).pathname;
@@ -60,16 +71,28 @@ describe.each(transports)('our MCP server over %s', (transport, connectTo) => {
   it('lists the firecrawl-mcp tools and ours, with their input schemas', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
-    const scrape = tools.find((t) => t.name === 'firecrawl_scrape')!;
-    expect(scrape.inputSchema.required).toEqual(['url']);
-    expect(Object.keys(scrape.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['url', 'formats', 'jsonOptions', 'onlyMainContent', 'maxAge']));
-    expect(tools.find((t) => t.name === 'firecrawl_crawl')!.inputSchema.properties).toHaveProperty('maxDiscoveryDepth');
+    const schemaOf = (name: string) => tools.find((t) => t.name === name)!.inputSchema as { required?: string[]; properties: Record<string, any>; additionalProperties?: unknown };
+    const scrape = schemaOf('firecrawl_scrape');
+    expect(scrape.required).toEqual(['url']);
+    expect(Object.keys(scrape.properties)).toEqual(
+      expect.arrayContaining(['url', 'formats', 'jsonOptions', 'screenshotOptions', 'changeTrackingOptions', 'parsers', 'actions', 'storeInCache', 'maxAge', 'proxy', 'contentOffset']),
+    );
+    expect(scrape.properties.formats.items.enum).toEqual(expect.arrayContaining(['markdown', 'summary', 'changeTracking', 'json', 'screenshot']));
+    expect(scrape.properties.formats.items.enum).not.toContain('branding');
+    // Only what is served is listed; anything else is refused, not dropped.
+    expect(scrape.properties).not.toHaveProperty('redactPII');
+    expect(scrape.additionalProperties).toBe(false);
+    expect(schemaOf('firecrawl_crawl').properties).toHaveProperty('maxDiscoveryDepth');
+    expect(schemaOf('firecrawl_crawl').properties.sitemap.enum).toEqual(['include', 'skip', 'only']);
+    expect(schemaOf('firecrawl_crawl').properties.scrapeOptions.additionalProperties).toBe(false);
+    expect(Object.keys(schemaOf('firecrawl_search').properties)).toEqual(expect.arrayContaining(['sources', 'categories', 'tbs', 'location', 'scrapeOptions']));
+    expect(schemaOf('firecrawl_credit_usage').properties.view.enum).toEqual(['current', 'historical']);
   });
 
   it('firecrawl_credit_usage says what the API says', async () => {
     const result = await callTool(mcp, 'firecrawl_credit_usage');
-    const { body } = await api('/v1/team/credit-usage');
-    expect(jsonOf(result)).toEqual({ remainingCredits: body.data.remaining_credits });
+    const { body } = await api('/v2/team/credit-usage');
+    expect(jsonOf(result)).toEqual({ remainingCredits: body.data.remainingCredits, planCredits: body.data.planCredits, billingPeriodStart: null, billingPeriodEnd: null });
   });
 
   it('firecrawl_scrape returns the page as markdown with its metadata', async () => {
@@ -90,20 +113,42 @@ describe.each(transports)('our MCP server over %s', (transport, connectTo) => {
     expect(web[0]).toMatchObject({ url: `${site.server.url}/`, title: 'Harbour almanac' });
   });
 
-  it("firecrawl_map lists the site's URLs", async () => {
+  it('firecrawl_search with sources web and news answers each: news has only the dated article', async () => {
+    await callTool(mcp, 'firecrawl_scrape', { url: `${site.server.url}/news/storm` });
+    const result = await callTool(mcp, 'firecrawl_search', { query: word, limit: 5, sources: ['web', { type: 'news' }] });
+    expect(result.isError, texts(result).join('\n')).toBeFalsy();
+    const { web, news } = jsonOf(result);
+    expect(web.map((r: { url: string }) => pathOf(r.url)).sort()).toEqual(['/', '/news/storm']);
+    expect(news).toEqual([expect.objectContaining({ url: `${site.server.url}/news/storm`, title: 'Storm closes the harbour', date: '2026-10-12T06:00:00Z', position: 1 })]);
+  });
+
+  it("firecrawl_map lists the site's URLs as link objects, named from the pages already scraped", async () => {
     const result = await callTool(mcp, 'firecrawl_map', { url: `${site.server.url}/`, sitemap: 'skip' });
     const { links, total } = jsonOf(result);
-    expect(links.map(pathOf)).toEqual(expect.arrayContaining(['/', '/guide', '/tides', '/heal']));
+    expect(links.map((l: { url: string }) => pathOf(l.url))).toEqual(expect.arrayContaining(['/', '/guide', '/tides', '/heal']));
+    expect(links).toContainEqual(expect.objectContaining({ url: `${site.server.url}/`, title: 'Harbour almanac' }));
     expect(total).toBe(links.length);
   });
 
   it('firecrawl_crawl, firecrawl_check_crawl_status, crawl_graph and retry_failed_pages work one crawl through', async () => {
-    const crawled = await callTool(mcp, 'firecrawl_crawl', { url: `${site.server.url}/`, limit: 10, sitemap: 'skip', scrapeOptions: { formats: ['markdown'] } });
+    const crawled = await callTool(mcp, 'firecrawl_crawl', {
+      url: `${site.server.url}/`,
+      limit: 10,
+      sitemap: 'skip',
+      maxDiscoveryDepth: 1,
+      crawlEntireDomain: true,
+      allowSubdomains: false,
+      ignoreQueryParameters: true,
+      scrapeOptions: { formats: ['markdown', 'links'], onlyMainContent: true, maxAge: 0 },
+    });
     expect(crawled.isError, texts(crawled).join('\n')).toBeFalsy();
     const status = jsonOf(crawled);
     expect(status).toMatchObject({ status: 'completed', total: 4, completed: 3, failed: 1 });
     expect(status.data.map((d: any) => pathOf(d.metadata.sourceURL)).sort()).toEqual(['/', '/guide', '/tides']);
-    expect(status.data.find((d: any) => pathOf(d.metadata.sourceURL) === '/tides').markdown).toContain('High water at the harbour');
+    const tides = status.data.find((d: any) => pathOf(d.metadata.sourceURL) === '/tides');
+    expect(tides.markdown).toContain('High water at the harbour');
+    expect(tides.links).toEqual([`${site.server.url}/`]);
+    expect(tides.metadata).toMatchObject({ cacheState: 'miss' });
     const id: string = status.id;
 
     const second = jsonOf(await callTool(mcp, 'firecrawl_check_crawl_status', { id, skip: 1 }));
@@ -128,6 +173,14 @@ describe.each(transports)('our MCP server over %s', (transport, connectTo) => {
     expect(after.data.find((d: any) => pathOf(d.metadata.sourceURL) === '/heal').markdown).toContain('answers now that the server was repaired');
   });
 
+  it("firecrawl_credit_usage's historical view lists the months charged, newest first", async () => {
+    const historical = jsonOf(await callTool(mcp, 'firecrawl_credit_usage', { view: 'historical' }));
+    const months = (await api('/v2/team/credit-usage/historical')).body.periods;
+    expect(months.length).toBeGreaterThan(0);
+    expect(historical.periods.map((p: { startDate: string }) => p.startDate)).toEqual(months.map((p: { startDate: string }) => p.startDate).reverse());
+    expect(historical.periods[0].creditsUsed).toBeGreaterThan(0);
+  });
+
   it('firecrawl_extract fills a schema from a page, with confidence notes', async () => {
     const schema = { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' }, sku: { type: 'string' } }, required: ['name'] };
     const result = await callTool(mcp, 'firecrawl_extract', { urls: [fixture('/extract/product-jsonld')], schema });
@@ -135,7 +188,60 @@ describe.each(transports)('our MCP server over %s', (transport, connectTo) => {
     const job = jsonOf(result);
     expect(job).toMatchObject({ status: 'completed', data: { name: EXTRACT_FIXTURES.product.name, price: EXTRACT_FIXTURES.product.price, sku: EXTRACT_FIXTURES.product.sku } });
     expect(job.notes.find((n: { path: string }) => n.path === 'name')).toMatchObject({ source: 'json-ld' });
-    expect(job.sources).toEqual([fixture('/extract/product-jsonld')]);
+    expect(job.sources).toMatchObject({ name: [fixture('/extract/product-jsonld')], sku: [fixture('/extract/product-jsonld')] });
+  });
+
+  it('firecrawl_scrape with changeTracking compares with the previous copy: new, same, then changed with a git diff', async () => {
+    const url = `${site.server.url}/log`;
+    const first = await callTool(mcp, 'firecrawl_scrape', { url, formats: ['markdown', 'changeTracking'] });
+    expect(first.isError, texts(first).join('\n')).toBeFalsy();
+    expect(jsonOf(first).changeTracking).toEqual({ previousScrapeAt: null, changeStatus: 'new', visibility: 'visible' });
+
+    const second = jsonOf(await callTool(mcp, 'firecrawl_scrape', { url, formats: ['markdown', 'changeTracking'] }));
+    expect(second.changeTracking).toMatchObject({ changeStatus: 'same', previousScrapeAt: expect.any(String) });
+
+    site.lines[1] = 'The keeper oiled the clock.';
+    const third = jsonOf(await callTool(mcp, 'firecrawl_scrape', { url, formats: ['markdown', 'changeTracking'], changeTrackingOptions: { modes: ['git-diff'] } }));
+    expect(third.changeTracking).toMatchObject({ changeStatus: 'changed' });
+    expect(third.changeTracking.diff.text).toContain('-The keeper wound the clock.');
+    expect(third.changeTracking.diff.text).toContain('+The keeper oiled the clock.');
+  });
+
+  it('firecrawl_scrape takes screenshotOptions (quality, viewport) and answers a JPEG URL', async () => {
+    const doc = jsonOf(await callTool(mcp, 'firecrawl_scrape', { url: `${site.server.url}/guide`, formats: ['screenshot'], screenshotOptions: { quality: 60, viewport: { width: 800, height: 600 } } }));
+    expect(doc.screenshot).toMatch(/\.jpeg$/);
+    expect(doc).not.toHaveProperty('markdown');
+  });
+
+  it('firecrawl_scrape with summary says it needs an LLM when the service has none', async () => {
+    const result = await callTool(mcp, 'firecrawl_scrape', { url: `${site.server.url}/guide`, formats: ['markdown', 'summary'] });
+    expect(result.isError).toBe(true);
+    expect(texts(result)[0]).toMatch(/^LLM_NOT_CONFIGURED: The summary format needs an LLM, and none is configured/);
+  });
+
+  it("refuses firecrawl-mcp's parameters and values that are not served, naming each and why", async () => {
+    const refusal = async (tool: string, args: Record<string, unknown>) => {
+      const result = await callTool(mcp, tool, args);
+      expect(result.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      return texts(result).join('\n');
+    };
+    const url = `${site.server.url}/guide`;
+    expect(await refusal('firecrawl_scrape', { url, redactPII: true, zeroDataRetention: false })).toMatch(
+      /"redactPII" is not served here: PII redaction is a Firecrawl cloud feature\. Leave it out\. "zeroDataRetention" is not served here: this service stores every page it scrapes\. Leave it out\./,
+    );
+    expect(await refusal('firecrawl_scrape', { url, formats: ['markdown', 'branding'] })).toContain('"branding" is not served here: brand extraction is a Firecrawl cloud feature');
+    expect(await refusal('firecrawl_scrape', { url, proxy: 'stealth' })).toContain('"stealth" is not served here: stealth proxies are a Firecrawl cloud feature');
+    expect(await refusal('firecrawl_scrape', { url, actions: [{ type: 'generatePDF' }] })).toContain('"generatePDF" is not served here');
+    expect(await refusal('firecrawl_scrape', { url, formast: ['markdown'] })).toContain('"formast" is not an accepted parameter');
+    expect(await refusal('firecrawl_scrape', { url, jsonOptions: { prompt: 'the title' } })).toBe(
+      'BAD_REQUEST: Options were given for a format that formats does not ask for\n- jsonOptions: add "json" to formats, or leave jsonOptions out',
+    );
+    expect(await refusal('firecrawl_search', { query: word, sources: ['web', 'alexandria'] })).toContain('"alexandria" is not served here');
+    expect(await refusal('firecrawl_search', { query: word, includeDomains: ['example.com'] })).toContain('"includeDomains" is not served here: domain filters are not offered');
+    expect(await refusal('firecrawl_search', { query: word, categories: ['developer'] })).toContain('"developer" is not served here');
+    expect(await refusal('firecrawl_crawl', { url, scrapeOptions: { lockdown: true } })).toMatch(/"lockdown" is not served here: lockdown mode is a Firecrawl cloud feature\. Leave it out\. at scrapeOptions/);
+    expect(await refusal('firecrawl_extract', { urls: [url], prompt: 'x', enableWebSearch: false })).toContain('"enableWebSearch" is not served here');
+    expect(await refusal('firecrawl_credit_usage', { byApiKey: true })).toContain('"byApiKey" is not served here: usage is recorded per team');
   });
 
   it('screenshot returns the image itself and where it is', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { budgetedResult } from '../result-budget';
+import { listResult } from '../list-result';
 import { defineTool } from '../tool';
 
 export const crawlGraphTool = defineTool({
@@ -13,12 +13,16 @@ export const crawlGraphTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false, destructiveHint: false },
   async run({ id, offset = 0 }, { api, config }) {
     const { nodes, edges } = await api.get<{ nodes: unknown[]; edges: unknown[] }>(`/v1/crawl/${encodeURIComponent(id)}/graph`);
-    const value = { id, totalNodes: nodes.length, totalEdges: edges.length, ...(offset > 0 && { offset }), nodes: nodes.slice(offset), edges: edges.slice(offset) };
-    return budgetedResult(value, config.MCP_RESULT_MAX_CHARS, (cuts) => {
-      // Both lists continue from one position: the least kept of a list that was cut.
-      const kept = cuts.filter((c) => c.path === 'nodes' || c.path === 'edges').map((c) => c.kept);
-      if (kept.length === 0) return 'nothing more: only very long URLs were shortened.';
-      return `call crawl_graph with {"id": "${id}", "offset": ${offset + Math.min(...kept)}}.`;
-    });
+    return listResult(
+      {
+        head: { id, totalNodes: nodes.length, totalEdges: edges.length },
+        lists: { nodes: nodes.slice(offset), edges: edges.slice(offset) },
+        offset,
+        more: false,
+        continueAt: (next) => `call crawl_graph with {"id": "${id}", "offset": ${next}}.`,
+        readItem: 'those are very long URLs, shortened; nothing else is missing.',
+      },
+      config.MCP_RESULT_MAX_CHARS,
+    );
   },
 });
