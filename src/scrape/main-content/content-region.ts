@@ -1,4 +1,5 @@
 import { dropFillerLines } from './filler-lines';
+import { dropGridControls } from './grid-controls';
 import { dropPosterStats } from './poster-stats';
 import { dropPurchaseLines } from './purchase-lines';
 import { dropRepeatedBlocks } from './repeated-blocks';
@@ -287,7 +288,7 @@ function underHeading(element: Element): boolean {
 export interface RegionOptions {
   /** Drop blocks that are mostly link text (menus, tag clouds). */
   pruneLinkDense: boolean;
-  /** Spare the items of a grid or listing from that: their titles are links. */
+  /** A page of items (a grid, a listing, a landing page of cards): spare them from that (their titles are links), drop sort and filter controls. */
   keepItems?: boolean | undefined;
   /** More chrome words for this kind of page (a product's reviews, an article's comments). */
   extraChrome?: string | undefined;
@@ -357,6 +358,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
   }
   dropCookieNotices(root);
   dropFillerLines(root);
+  if (options.keepItems) dropGridControls(root);
   if (options.posts) dropPosterStats(root);
   if (options.purchase) dropPurchaseLines(root);
   dropRepeatedLabels(root);
