@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parsePage } from '../../src/scrape/html/parse-document';
-import { toText } from '../../src/scrape/html/to-text';
 import { dropPosterStats } from '../../src/scrape/main-content/poster-stats';
+import { prunedText } from './pruned-text';
 
-function thread(body: string): string {
-  const document = parsePage(`<html><body>${body}</body></html>`);
-  dropPosterStats(document.body);
-  return toText(document.body);
-}
+const thread = (body: string) => prunedText(body, dropPosterStats);
 
 describe('dropPosterStats', () => {
   it("drops a poster's profile fields, title and counters, keeps the name, the date and the post", () => {

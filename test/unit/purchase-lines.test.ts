@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parsePage } from '../../src/scrape/html/parse-document';
-import { toText } from '../../src/scrape/html/to-text';
 import { dropPurchaseLines } from '../../src/scrape/main-content/purchase-lines';
+import { prunedText } from './pruned-text';
 
-function product(body: string): string {
-  const document = parsePage(`<html><body>${body}</body></html>`);
-  dropPurchaseLines(document.body);
-  return toText(document.body);
-}
+const product = (body: string) => prunedText(body, dropPurchaseLines);
 
 describe('dropPurchaseLines', () => {
   it("drops the shop's delivery, returns, payment, points, stock and rating lines; keeps the product", () => {

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parsePage } from '../../src/scrape/html/parse-document';
-import { toText } from '../../src/scrape/html/to-text';
 import { dropRepeatedBlocks } from '../../src/scrape/main-content/repeated-blocks';
+import { prunedText } from './pruned-text';
 
-function dedupe(body: string): string {
-  const document = parsePage(`<html><body>${body}</body></html>`);
-  dropRepeatedBlocks(document.body);
-  return toText(document.body);
-}
+const dedupe = (body: string) => prunedText(body, dropRepeatedBlocks);
 
 const DESCRIPTION = '<p>Join me each week for a live class.</p><ul><li>Access to all live classes</li><li>Q&amp;A time in each class</li></ul>';
 
