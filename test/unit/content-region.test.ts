@@ -43,15 +43,16 @@ describe('contentRegion', () => {
     expect(text.match(/Knowledge Center/g)).toHaveLength(3);
   });
 
-  it('drops links drawn as buttons and sidebars named as such, keeps a card title link', () => {
+  it('drops links drawn as buttons, sidebars and hover cards named as such, keeps a card title link', () => {
     const text = region(
       `<main><h1>Plans</h1><p>${PROSE}</p><a class="btn btn-primary" href="/start">Get started</a><a role="button" href="/demo">Book a demo</a>` +
-        `<h3><a class="card-title" href="/pro">Pro plan</a></h3><div class="p-body-sidebar"><h3>Forum statistics</h3><p>Threads 278,867</p></div></main>`,
+        `<h3><a class="card-title" href="/pro">Pro plan</a></h3><div class="p-body-sidebar"><h3>Forum statistics</h3><p>Threads 278,867</p></div><div class="profile-preview-card">Joined Feb 2020</div></main>`,
       { pruneLinkDense: false },
     );
     expect(text).not.toContain('Get started');
     expect(text).not.toContain('Book a demo');
     expect(text).not.toContain('Forum statistics');
+    expect(text).not.toContain('Joined');
     expect(text).toContain('Pro plan');
   });
 });

@@ -79,7 +79,7 @@ function styledHidden(element: Element): boolean {
 
 /** Words that name page chrome, not content, in a class or id. */
 const CHROME_WORDS =
-  'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement|signature|signatures|post-signature';
+  'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement|signature|signatures|post-signature|tooltips?|popovers?|hovercard|preview-card';
 
 /**
  * Of those, the ones that are chrome even as a part of a component (`ipsEntry__signature`,
