@@ -55,4 +55,18 @@ describe('contentRegion', () => {
     expect(text).not.toContain('Joined');
     expect(text).toContain('Pro plan');
   });
+
+  it('keeps closed accordion and tab panels, whatever hides them, and drops other hidden parts', () => {
+    const answer = 'Canister stoves use canisters of isobutane or propane: easy to use, low maintenance, quick to boil.';
+    const text = region(
+      `<main><h1>Camp stoves</h1><p>${PROSE}</p><h2>FAQ</h2><button aria-controls="faq-1">Which stove?</button><div id="faq-1" hidden><p>${answer}</p></div>` +
+        `<div class="cdr-accordion__content" aria-hidden="true"><p>Alternative-fuel stoves run on fuel pellets or wood.</p></div>` +
+        `<div aria-hidden="true"><p>Decorative copy for an animation</p></div><div hidden><p>Template for a script</p></div></main>`,
+    );
+    expect(text).toContain('Which stove?');
+    expect(text).toContain(answer);
+    expect(text).toContain('Alternative-fuel stoves');
+    expect(text).not.toContain('Decorative copy');
+    expect(text).not.toContain('Template for a script');
+  });
 });

@@ -25,10 +25,6 @@ const CHROME_LANDMARKS = [
   '[role="search"]',
   '[role="dialog"]',
   '[role="alert"]',
-  // Not a link: a card's redundant second link to its item (its image, its snippet) is hidden
-  // from screen readers to spare them the repeat, and stays on screen.
-  '[aria-hidden="true"]:not([role="tabpanel"]):not(a)',
-  '[hidden]:not([role="tabpanel"])',
   'select',
   'input',
   // What shows where a player could not load; the player itself converts to nothing.
@@ -49,17 +45,21 @@ function sectionHeader(element: Element): boolean {
 }
 
 /**
- * Styled out of sight: templates, data for scripts, closed menus. Tab and accordion panels are
- * hidden the same way and are content (a product's specs), so they stay.
+ * Out of sight: templates, data for scripts, closed menus, hidden by style, by the `hidden` or
+ * `aria-hidden` attribute, or by a utility class. Tab and accordion panels are hidden the same
+ * ways until the reader opens them and are content (a product's specs, an FAQ's answers), so
+ * they stay: a tab panel, an element named as a panel, or one a control on the page opens.
  */
 const STYLED_HIDDEN = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 const PANEL = /(?:^|[\s_-])(?:tab|tabs|panel|accordion|collapse|collapsible|toggle|expand|details|more)(?:$|[\s_-])/i;
+const HIDDEN = '[style], [class], [hidden], [aria-hidden="true"]';
 
 /**
  * Utility classes that hide an element at every screen size (`hidden`, Bootstrap's `d-none`,
- * `hide`, a framework's own `u-hidden`, `ipsHide`, a BEM `--hidden` state); a responsive class beside them (`md:block`, `d-lg-flex`) shows it on larger screens.
- * Only short texts hidden so are dropped (an error message, a tooltip, a second date format):
- * a longer one is a collapsed answer or a "read more" that the reader opens.
+ * `hide`, a framework's own `u-hidden`, `ipsHide`, a BEM `--hidden` state); a responsive class
+ * beside them (`md:block`, `d-lg-flex`) shows it on larger screens. Only short texts hidden so
+ * are dropped (an error message, a tooltip, a second date format): a longer one is a collapsed
+ * answer or a "read more" that the reader opens.
  */
 const HIDING_CLASS = /^(?:d-none|display-none|(?!(?:xs|sm|md|lg|xl|s|m|l)[-_])(?:[a-z]{1,4}[-_]?)?(?:hide|hidden)|[\w-]+--(?:is-)?hidden)$/i;
 const SHOWN_AT_SOME_SIZE = /^(?:[a-z0-9]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-[a-z]{2,3}-(?!none)[a-z-]+)$/i;
@@ -71,10 +71,24 @@ function classHidden(element: Element): boolean {
   return tokens.some((t) => HIDING_CLASS.test(t)) && !tokens.some((t) => SHOWN_AT_SOME_SIZE.test(t)) && visibleLength(element) <= HIDDEN_LABEL;
 }
 
-function styledHidden(element: Element): boolean {
+function outOfSight(element: Element, opened: ReadonlySet<string>): boolean {
   const style = element.getAttribute('style');
-  const hidden = (style !== null && STYLED_HIDDEN.test(style)) || classHidden(element);
-  return hidden && element.getAttribute('role') !== 'tabpanel' && !PANEL.test(`${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`);
+  const hidden =
+    (style !== null && STYLED_HIDDEN.test(style)) ||
+    element.hasAttribute('hidden') ||
+    // Not a link: a card's redundant second link to its item (its image, its snippet) is hidden
+    // from screen readers to spare them the repeat, and stays on screen.
+    (element.getAttribute('aria-hidden') === 'true' && element.localName !== 'a') ||
+    classHidden(element);
+  const id = element.getAttribute('id');
+  return hidden && element.getAttribute('role') !== 'tabpanel' && !(id && opened.has(id)) && !PANEL.test(`${element.getAttribute('class') ?? ''} ${id ?? ''}`);
+}
+
+/** Ids of the elements that a control under `root` opens (`aria-controls`). */
+function openedByControls(root: Element): Set<string> {
+  const ids = new Set<string>();
+  for (const control of root.querySelectorAll('[aria-controls]')) for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) ids.add(id);
+  return ids;
 }
 
 /** Words that name page chrome, not content, in a class or id. */
@@ -340,11 +354,12 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
     if (visibleLength(element) < rootLength * 0.5) element.remove();
   };
   dropWritingBoxes(root);
+  const opened = openedByControls(root);
   for (const element of [...root.querySelectorAll(DISCLOSURE)]) element.replaceWith(...element.childNodes);
   for (const element of [...root.querySelectorAll('button')]) element.remove();
   for (const element of [...root.querySelectorAll('a[role="button"], a[class]')]) if (root.contains(element) && callToAction(element)) element.remove();
   for (const element of [...root.querySelectorAll(CHROME_LANDMARKS)]) if (kept(element) && !sectionHeader(element)) drop(element);
-  for (const element of [...root.querySelectorAll('[style], [class]')]) if (kept(element) && styledHidden(element)) drop(element);
+  for (const element of [...root.querySelectorAll(HIDDEN)]) if (kept(element) && outOfSight(element, opened)) drop(element);
   for (const element of [...root.querySelectorAll('[class], [id]')]) {
     if (!kept(element)) continue;
     const tokens = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.split(/\s+/);
