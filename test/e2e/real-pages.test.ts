@@ -79,7 +79,10 @@ describe('main-content fallbacks', () => {
     expect(status).toBe(200);
     expect(body.data.metadata.mainContent).toMatchObject({
       method: 'readability',
-      passedOver: [{ method: 'region', reason: expect.stringMatching(/^kept \d+ of \d+ characters$/) }],
+      passedOver: [
+        { method: 'region', reason: expect.stringMatching(/^kept \d+ of \d+ characters$/) },
+        { method: 'region', reason: expect.stringMatching(/^kept \d+ of \d+ characters$/) },
+      ],
     });
     expect(body.data.markdown).toContain('[Lighthouse 3]');
   });

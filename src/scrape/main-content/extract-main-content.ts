@@ -51,17 +51,20 @@ const readability: Attempt = { method: 'readability', run: readabilityContent };
 
 /**
  * Which extractors to try, best first, by page type (measured on real pages, README "Main
- * content"). Grids, listings and landing pages are made of cards whose titles are links, so
+ * content"): the region; when it keeps too little, the region again with its link lists (a page
+ * that is an index of links, A to Z, is mostly link text); Readability; and last the whole page
+ * with its menus. Grids, listings and landing pages are made of cards whose titles are links, so
  * their region spares its items from the link-density pruning.
  */
+const cascade = (options: Omit<RegionOptions, 'pruneLinkDense'>): Attempt[] => [region({ ...options, pruneLinkDense: true }), region({ ...options, pruneLinkDense: false }), readability];
 const CASCADE: Record<PageType, Attempt[]> = {
-  article: [region({ pruneLinkDense: true, extraChrome: COMMENTS }), readability],
-  documentation: [region({ pruneLinkDense: true, extraChrome: COMMENTS, repeatsOnPurpose: true }), readability],
-  service: [region({ pruneLinkDense: true, extraChrome: COMMENTS, keepItems: true }), readability],
-  forum: [region({ pruneLinkDense: true, posts: true }), readability],
-  product: [region({ pruneLinkDense: true, purchase: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES }), readability],
-  collection: [region({ pruneLinkDense: true, extraChrome: `${COMMENTS}|${FINE_PRINT}`, keepItems: true }), readability],
-  listing: [region({ pruneLinkDense: true, extraChrome: `${COMMENTS}|${FINE_PRINT}`, keepItems: true }), readability],
+  article: cascade({ extraChrome: COMMENTS }),
+  documentation: cascade({ extraChrome: COMMENTS, repeatsOnPurpose: true }),
+  service: cascade({ extraChrome: COMMENTS, keepItems: true }),
+  forum: cascade({ posts: true }),
+  product: cascade({ purchase: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES }),
+  collection: cascade({ extraChrome: `${COMMENTS}|${FINE_PRINT}`, keepItems: true }),
+  listing: cascade({ extraChrome: `${COMMENTS}|${FINE_PRINT}`, keepItems: true }),
 };
 
 /**

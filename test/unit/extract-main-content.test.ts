@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { parsePage } from '../../src/scrape/html/parse-document';
+import { toText } from '../../src/scrape/html/to-text';
+import { extractMainContent } from '../../src/scrape/main-content/extract-main-content';
+
+describe('extractMainContent', () => {
+  it('takes the region with its link lists when the pruned region keeps too little, before Readability and the whole page', () => {
+    const letters = ['Anchors', 'Bolts', 'Clamps', 'Hinges', 'Nuts', 'Rivets', 'Screws', 'Washers'];
+    const index = letters.map((name) => `<div class="letter">${name[0]}</div><div class="items"><a href="/c/${name}">${name}</a> <a href="/c/${name}-kits">${name} kits</a></div>`).join('');
+    const menu = `<nav>${Array.from({ length: 30 }, (_, i) => `<a href="/m/${i}">Menu entry ${i}</a>`).join(' ')}</nav>`;
+    const document = parsePage(`<html><body>${menu}<main><h1>Fastener categories</h1>${index}</main></body></html>`);
+    const main = extractMainContent(document, { type: 'listing', evidence: [] }, []);
+    const text = toText(main.root);
+    expect(main.method).toBe('region');
+    expect(main.passedOver.map((p) => p.method)).toEqual(['region']);
+    expect(text).toContain('Rivets kits');
+    expect(text).not.toContain('Menu entry');
+  });
+});
