@@ -1,4 +1,5 @@
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright';
+import { playwright } from './playwright-module';
 import type { Logger } from 'pino';
 import { CHROMIUM_ARGS } from './launch-args';
 
@@ -67,8 +68,8 @@ export class BrowserPool {
 
   private launch(): Generation {
     const generation: Generation = { browser: Promise.resolve(null as unknown as Browser), served: 0, active: 0, retired: false };
-    generation.browser = chromium
-      .launch({
+    generation.browser = playwright()
+      .chromium.launch({
         executablePath: this.options.executablePath,
         headless: true,
         args: CHROMIUM_ARGS,

@@ -1,4 +1,5 @@
-import { devices, type BrowserContext, type BrowserContextOptions, type Page, type Response } from 'playwright';
+import type { BrowserContext, BrowserContextOptions, Page, Response } from 'playwright';
+import { playwright } from './playwright-module';
 import { AppError, isErrorCode } from '../errors';
 import { FilteringProxy, PROXY_ERROR_HEADER } from '../net/filtering-proxy';
 import { defaultPort, type PublicUrlGate } from '../net/public-url-gate';
@@ -18,7 +19,8 @@ import { runActions } from './run-actions';
 /** Upper bound on waiting for the network to go quiet after `load`. */
 const NETWORK_QUIET_MAX_MS = 5_000;
 const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
-const MOBILE_DEVICE = devices['Pixel 7']!;
+/** The device a `mobile` scrape emulates, from Playwright's device list. */
+const MOBILE_DEVICE = 'Pixel 7';
 
 export interface BrowserScraperConfig {
   userAgent: string;
@@ -62,7 +64,7 @@ export interface ScreenshotResult {
 function contextOptions(setup: PageSetup, proxyUrl: string, userAgent: string): { options: BrowserContextOptions; viewport: OpenedPage['viewport'] } {
   const { 'user-agent': agent, ...extraHTTPHeaders } = requestHeaders(userAgent, setup);
   const customAgent = Object.keys(setup.headers ?? {}).some((h) => h.toLowerCase() === 'user-agent');
-  const { defaultBrowserType: _, ...mobile } = MOBILE_DEVICE;
+  const { defaultBrowserType: _, ...mobile } = playwright().devices[MOBILE_DEVICE]!;
   const device = setup.mobile
     ? { ...mobile, ...(customAgent && { userAgent: agent }) }
     : { viewport: DESKTOP_VIEWPORT, userAgent: agent, deviceScaleFactor: 1, isMobile: false, hasTouch: false };

@@ -1,5 +1,4 @@
 import * as cheerio from 'cheerio';
-import * as chrono from 'chrono-node';
 import { distance } from 'fastest-levenshtein';
 import { nameWords, type SchemaView } from './json-schema';
 
@@ -8,6 +7,9 @@ export type Coerced = { ok: true; value: unknown; factor: number; message?: stri
 
 const ok = (value: unknown, factor = 1, message?: string): Coerced => ({ ok: true, value, factor, ...(message && { message }) });
 const fail = (message: string): Coerced => ({ ok: false, message });
+
+/** chrono-node, loaded on the first date it reads: about 24 MB that a process reading no dates need not hold. */
+const chrono = (): typeof import('chrono-node') => require('chrono-node') as typeof import('chrono-node');
 
 const SCHEMA_ORG_TERM = /^https?:\/\/(?:www\.)?schema\.org\/([A-Za-z]+)$/;
 
@@ -117,7 +119,7 @@ function coerceDate(text: string, format: 'date' | 'date-time'): Coerced {
     const zone = tz ? (tz === 'Z' ? 'Z' : tz.includes(':') ? tz : `${tz.slice(0, 3)}:${tz.slice(3)}`) : 'Z';
     return ok(`${y}-${mo}-${d}T${h}:${mi}:${s ?? '00'}${zone}`, tz ? 1 : 0.8, tz ? undefined : 'the page gives no time zone; UTC assumed');
   }
-  const [parsed] = chrono.strict.parse(text);
+  const [parsed] = chrono().strict.parse(text);
   if (!parsed || !parsed.start.isCertain('day') || !parsed.start.isCertain('month')) return fail(`"${text}" is not a date`);
   const c = parsed.start;
   const date = `${c.get('year')}-${pad(c.get('month')!)}-${pad(c.get('day')!)}`;

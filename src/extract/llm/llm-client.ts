@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionError, APIError } from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { LlmConfig } from '../../config/env';
 import { AppError } from '../../errors';
@@ -18,6 +18,9 @@ export function unfencedJson(content: string): string {
   return content.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
 }
 
+/** The OpenAI SDK, loaded when a client is made: a deployment without an LLM never holds it (about 17 MB). */
+const openai = (): typeof import('openai') => require('openai') as typeof import('openai');
+
 /** Servers that do not know `json_schema` say so in a 400 (OpenAI-compatible servers word it differently). */
 const SCHEMA_FORMAT_REFUSED = /response_format|json_schema|structured output|schema/i;
 
@@ -31,7 +34,7 @@ export class LlmClient {
   private schemaFormat: boolean;
 
   constructor(readonly config: LlmConfig) {
-    this.client = new OpenAI({ baseURL: config.baseUrl, apiKey: config.apiKey, timeout: config.timeoutMs, maxRetries: 0 });
+    this.client = new (openai().default)({ baseURL: config.baseUrl, apiKey: config.apiKey, timeout: config.timeoutMs, maxRetries: 0 });
     this.schemaFormat = config.responseFormat !== 'json_object';
   }
 
@@ -52,7 +55,7 @@ export class LlmClient {
       const tokens = completion.usage?.total_tokens ?? countTokens(messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n') + content);
       return { content, tokens };
     } catch (err) {
-      if (useSchema && this.config.responseFormat === 'auto' && err instanceof APIError && err.status === 400 && SCHEMA_FORMAT_REFUSED.test(err.message)) {
+      if (useSchema && this.config.responseFormat === 'auto' && err instanceof openai().APIError && err.status === 400 && SCHEMA_FORMAT_REFUSED.test(err.message)) {
         this.schemaFormat = false;
         return this.json(messages, schema, signal);
       }
@@ -63,8 +66,8 @@ export class LlmClient {
   /** A typed error naming the endpoint; 4xx other than 408/429 will not get better by retrying. */
   private asAppError(err: unknown): unknown {
     const where = `the LLM at ${this.config.baseUrl} (model ${this.config.model})`;
-    if (err instanceof APIConnectionError) return new AppError('LLM_ERROR', `Could not reach ${where}: ${err.message}`, undefined, { cause: err });
-    if (err instanceof APIError) {
+    if (err instanceof openai().APIConnectionError) return new AppError('LLM_ERROR', `Could not reach ${where}: ${err.message}`, undefined, { cause: err });
+    if (err instanceof openai().APIError) {
       const permanent = err.status !== undefined && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
       return new AppError('LLM_ERROR', `${where} answered ${err.status ?? 'an error'}: ${err.message}`, undefined, { cause: err, permanent });
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Answer } from '../../closed-loop';
 import { floorActivities } from './floor-activities';
 import type { floorWorkflow } from './workflows';
@@ -20,6 +20,8 @@ export interface TemporalFloor {
  * (HTTP, Postgres, fetch, processing); below it nothing can go without leaving Temporal.
  */
 export async function startTemporalFloor(address: string): Promise<TemporalFloor> {
+  // The bench's output is its tables: only the SDK's warnings and errors.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
   const connection = await NativeConnection.connect({ address });
   const taskQueue = `bench-floor-${randomUUID()}`;
   const worker = await Worker.create({ connection, taskQueue, workflowsPath: path.join(__dirname, 'workflows.ts'), activities: floorActivities, enableNonLocalActivities: false });

@@ -1,0 +1,8 @@
+/**
+ * Playwright, loaded on first use. Loading it adds about 100 MB to a process (measured under
+ * tsx), which a worker that only fetches over HTTP, or one that has not rendered yet, need not
+ * carry; `require` caches it after the first call.
+ */
+export function playwright(): typeof import('playwright') {
+  return require('playwright') as typeof import('playwright');
+}
