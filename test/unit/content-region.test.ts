@@ -69,4 +69,10 @@ describe('contentRegion', () => {
     expect(text).not.toContain('Decorative copy');
     expect(text).not.toContain('Template for a script');
   });
+
+  it("keeps a thread's post dates that several posts share", () => {
+    const post = (author: string) => `<div class="post"><h3>${author}</h3><div>Posted <time datetime="2025-10-29">October 29, 2025</time></div><p>${PROSE}</p></div>`;
+    const text = region(`<main><h1>Thread</h1>${post('anna')}${post('bob')}${post('carl')}</main>`, { pruneLinkDense: true, posts: true });
+    expect(text.match(/October 29, 2025/g)).toHaveLength(3);
+  });
 });

@@ -232,11 +232,12 @@ function inSentence(element: Element): boolean {
   return false;
 }
 
-/** Removes leaf blocks whose short text repeats across the region (not a name linked in running text). */
-function dropRepeatedLabels(root: Element): void {
+/** Removes leaf blocks whose short text repeats across the region (not a name linked in running text, nor, in a thread, a date). */
+function dropRepeatedLabels(root: Element, keepDates: boolean): void {
   const byText = new Map<string, Element[]>();
   for (const element of root.querySelectorAll('*')) {
-    if (element.firstElementChild || inRepeatingBlock(element, root) || inSentence(element)) continue;
+    // A post's date is its date line, however many posts share it.
+    if (element.firstElementChild || (keepDates && element.localName === 'time') || inRepeatingBlock(element, root) || inSentence(element)) continue;
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
     if (!text || text.length > REPEATED_LABEL.maxLength) continue;
     const same = byText.get(text);
@@ -376,7 +377,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
   if (options.keepItems) dropGridControls(root);
   if (options.posts) dropPosterStats(root);
   if (options.purchase) dropPurchaseLines(root);
-  dropRepeatedLabels(root);
+  dropRepeatedLabels(root, options.posts === true);
   if (options.pruneLinkDense) {
     const items = options.keepItems ? itemContainers(root) : [];
     const holdsItems = (element: Element) => items.some((container) => container.contains(element) || element.contains(container));
