@@ -75,4 +75,10 @@ describe('contentRegion', () => {
     const text = region(`<main><h1>Thread</h1>${post('anna')}${post('bob')}${post('carl')}</main>`, { pruneLinkDense: true, posts: true });
     expect(text.match(/October 29, 2025/g)).toHaveLength(3);
   });
+
+  it("takes a page's only article as the region when it has no main landmark", () => {
+    const text = region(`<div class="top"><p>${'Site-wide promotion text about a sale that runs this week only, in every store. '.repeat(2)}</p></div><article><h1>Dental care</h1><p>${PROSE}</p><p>${PROSE}</p></article>`, { pruneLinkDense: true });
+    expect(text).toContain('Dental care');
+    expect(text).not.toContain('Site-wide promotion');
+  });
 });

@@ -145,9 +145,13 @@ function linkTextLength(element: Element): number {
   return n;
 }
 
-/** The main landmark, when it is unique and holds a fair share of the page's text. */
+/** The main landmark (without one, the page's only top-level article), when it is unique and holds a fair share of the page's text. */
 function regionRoot(document: Document, total: number): Element {
   const mains = [...document.querySelectorAll('main, [role="main"]')].filter((m) => !m.parentElement?.closest('main, [role="main"]'));
+  if (mains.length === 0) {
+    const articles = [...document.querySelectorAll('article')].filter((m) => !m.parentElement?.closest('article'));
+    if (articles.length === 1) mains.push(articles[0]!);
+  }
   const main = mains[0];
   if (mains.length !== 1 || !main || visibleLength(main) < total * 0.2) return document.body;
   // Prose the landmark leaves out (a category's description under the grid) widens the region
