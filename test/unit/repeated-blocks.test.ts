@@ -21,4 +21,14 @@ describe('dropRepeatedBlocks', () => {
     expect(text.match(/Bad Gateway/g)).toHaveLength(2);
     expect(text.match(/Join me each week/g)).toHaveLength(1);
   });
+
+  it("drops the twin of an element said again right beside it, not equal table cells", () => {
+    const text = dedupe(
+      '<div class="price"><span class="sr-copy">EUR 20.99</span><span>EUR 20.99</span></div><p>Luxe Sateen sheets</p><p>Luxe Sateen sheets</p>' +
+        '<table><tr><td>Optional upgrade</td><td>Optional upgrade</td></tr></table>',
+    );
+    expect(text.match(/EUR 20\.99/g)).toHaveLength(1);
+    expect(text.match(/Luxe Sateen/g)).toHaveLength(1);
+    expect(text.match(/Optional upgrade/g)).toHaveLength(2);
+  });
 });

@@ -1,8 +1,9 @@
 /**
  * Sections whose text the content already said: a page ships some parts twice (a mobile and a
- * desktop copy of a description, a carousel's cloned slides), and only one shows at a time. A
- * single repeated paragraph is left alone: tabs and cards repeat a sentence on purpose (each
- * language's instructions, each coupon's fine print).
+ * desktop copy of a description, a carousel's cloned slides, a screen reader's copy of a price
+ * right beside the visible one), and only one shows at a time. A single repeated paragraph
+ * elsewhere is left alone: tabs and cards repeat a sentence on purpose (each language's
+ * instructions, each coupon's fine print).
  */
 
 /** Elements that hold a block of text, as the text format breaks it into lines. */
@@ -11,6 +12,10 @@ const BLOCK = new Set(['p', 'li', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'
 const QUOTE = 'blockquote';
 /** Shorter texts repeat by chance. */
 const MIN_LENGTH = 30;
+/** Twins (an element and its next sibling with the same text) this long are one thing said twice. */
+const MIN_TWIN = 8;
+/** Table cells and code repeat values by nature. */
+const VALUES = 'td, th, pre, code';
 
 const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
@@ -35,5 +40,11 @@ export function dropRepeatedBlocks(root: Element): void {
     if (!first) seen.set(text, element);
     // A wrapper and its only block say the same once.
     else if (!first.contains(element)) element.remove();
+  }
+  for (const element of elements) {
+    const twin = element.previousElementSibling;
+    if (!twin || !root.contains(element) || element.closest(VALUES)) continue;
+    const text = squash(element.textContent);
+    if (text.length >= MIN_TWIN && text === squash(twin.textContent)) element.remove();
   }
 }
