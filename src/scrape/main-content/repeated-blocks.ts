@@ -43,7 +43,7 @@ export function dropRepeatedBlocks(root: Element): void {
   }
   for (const element of elements) {
     const twin = element.previousElementSibling;
-    if (!twin || !root.contains(element) || element.closest(VALUES)) continue;
+    if (!twin || !root.contains(element) || element.closest(VALUES) || element.closest(QUOTE)) continue;
     const text = squash(element.textContent);
     if (text.length >= MIN_TWIN && text === squash(twin.textContent)) element.remove();
   }
