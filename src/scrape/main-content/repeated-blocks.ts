@@ -12,7 +12,7 @@ const BLOCK = new Set(['p', 'li', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'
 const QUOTE = 'blockquote';
 /** Shorter texts repeat by chance. */
 const MIN_LENGTH = 30;
-/** Twins (an element and its next sibling with the same text) this long are one thing said twice. */
+/** Twins (an element and its next sibling of the same kind with the same text) this long are one thing said twice. */
 const MIN_TWIN = 8;
 /** Table cells and code repeat values by nature. */
 const VALUES = 'td, th, pre, code';
@@ -43,7 +43,7 @@ export function dropRepeatedBlocks(root: Element): void {
   }
   for (const element of elements) {
     const twin = element.previousElementSibling;
-    if (!twin || !root.contains(element) || element.closest(VALUES) || element.closest(QUOTE)) continue;
+    if (twin?.localName !== element.localName || !root.contains(element) || element.closest(VALUES) || element.closest(QUOTE)) continue;
     const text = squash(element.textContent);
     if (text.length >= MIN_TWIN && text === squash(twin.textContent)) element.remove();
   }
