@@ -4,7 +4,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createScrapeActivities } from '../../activities/scrape-page';
 import type { Config } from '../config/env';
-import type { Db } from '../db/client';
+import { connectDatabase, type Database } from '../db/client';
 import { openHttpScraping, type HttpScraping } from '../scrape/open-http-scraper';
 import type { ScreenshotStore } from '../screenshots/screenshot-store';
 import { clientTracingInterceptors } from '../telemetry/client-tracing';
@@ -16,7 +16,6 @@ const RESTART_DELAY_MS = { initial: 1_000, max: 30_000 };
 
 export interface ApiScrapeWorkerDeps {
   config: Config;
-  db: Db;
   screenshots: ScreenshotStore;
   logger: Logger;
   tracing?: WorkerTracing | undefined;
@@ -41,10 +40,16 @@ export class ApiScrapeWorker {
   private client: Client | undefined;
   private readonly stopping = new AbortController();
   private readonly scraping: HttpScraping;
+  /**
+   * Postgres connections of its own: the pages it stores would otherwise queue the API's
+   * request queries (key lookups, balances, job rows) behind them under load.
+   */
+  private readonly database: Database;
   private readonly done: Promise<void>;
 
   constructor(private readonly deps: ApiScrapeWorkerDeps) {
     this.scraping = openHttpScraping(deps.config);
+    this.database = connectDatabase(deps.config.DATABASE_URL, deps.config.DATABASE_POOL_SIZE);
     this.done = this.keepRunning();
   }
 
@@ -57,7 +62,7 @@ export class ApiScrapeWorker {
   async close(): Promise<void> {
     this.stopping.abort();
     await this.done;
-    await this.scraping.close();
+    await Promise.all([this.scraping.close(), this.database.close()]);
   }
 
   private async keepRunning(): Promise<void> {
@@ -91,9 +96,9 @@ export class ApiScrapeWorker {
   }
 
   private createWorker(connection: NativeConnection, workflowBundle: { code: string }): Promise<Worker> {
-    const { config, db, screenshots, tracing } = this.deps;
+    const { config, screenshots, tracing } = this.deps;
     const scrape = createScrapeActivities({
-      db,
+      db: this.database.db,
       http: this.scraping.http,
       browser: () => {
         throw new Error('the API scrape worker renders nothing: browser work goes to the browser queue');

@@ -24,6 +24,11 @@ export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType 
   tag: string;
   /** Needs a bearer key (every /v1 route but image URLs). */
   auth: boolean;
+  /**
+   * Runs before authentication, to refuse work under overload without a database query
+   * (scrapes and screenshots: ScrapeAdmission.refuseIfSaturated).
+   */
+  shedLoad?: () => void;
   body?: B;
   query?: Q;
   responses: Record<number, ResponseSpec>;
@@ -48,6 +53,15 @@ export class RouteTable {
       const query = spec.query ? validate(spec.query, ctx.query, 'query') : undefined;
       await spec.handler(ctx as RouteContext, { body, query } as { body: z.infer<B>; query: z.infer<Q> });
     };
-    this.router[spec.method](spec.path, ...(spec.auth ? this.authMiddleware : []), handle);
+    const { shedLoad } = spec;
+    const shed: Middleware[] = shedLoad
+      ? [
+          (_ctx, next) => {
+            shedLoad();
+            return next();
+          },
+        ]
+      : [];
+    this.router[spec.method](spec.path, ...shed, ...(spec.auth ? this.authMiddleware : []), handle);
   }
 }

@@ -102,8 +102,11 @@ export class ScrapeAdmission {
     void this.recount();
   }
 
-  /** Admits one single-page job of `teamId` or throws 503 or 429; call the returned function once it has ended. */
-  admit(teamId: string): () => void {
+  /**
+   * Throws 503 while the deployment is saturated. Needs no team, so a route calls it before it
+   * authenticates: a refusal under overload then costs no database query (admit checks again).
+   */
+  refuseIfSaturated(): void {
     const { capacity } = this;
     const inFlight = Math.max(0, this.readTotal + this.admitted.total - this.finished.total);
     if (capacity > 0 && inFlight >= capacity) {
@@ -114,6 +117,11 @@ export class ScrapeAdmission {
         { retryAfterSeconds: RETRY_AFTER_SECONDS },
       );
     }
+  }
+
+  /** Admits one single-page job of `teamId` or throws 503 or 429; call the returned function once it has ended. */
+  admit(teamId: string): () => void {
+    this.refuseIfSaturated();
     const teamLimit = this.read.teamLimits.get(teamId);
     const teamInFlight = Math.max(0, (this.read.byTeam.get(teamId) ?? 0) + (this.admitted.byTeam.get(teamId) ?? 0) - (this.finished.byTeam.get(teamId) ?? 0));
     if (teamLimit !== undefined && teamInFlight >= teamLimit) {

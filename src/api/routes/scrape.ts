@@ -16,6 +16,7 @@ export function registerScrapeRoutes(routes: RouteTable, deps: ApiDeps): void {
     description:
       'Runs the scrape as a short Temporal workflow (`scrape-<scrapeId>`) and answers with the document. The target\'s own 4xx/5xx comes back as 200 with `metadata.statusCode`.',
     auth: true,
+    shedLoad: () => deps.admission.refuseIfSaturated(),
     body: scrapeRequestSchema,
     responses: {
       200: { description: 'The scraped document', schema: z.object({ success: z.literal(true), data: documentSchema }) },

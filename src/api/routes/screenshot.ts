@@ -42,6 +42,7 @@ export function registerScreenshotRoutes(routes: RouteTable, deps: ApiDeps): voi
     description:
       'Runs a short Temporal workflow (`screenshot-<jobId>`) on the browser task queue: the page is rendered, left to settle (network quiet, bounded), scrolled through for full-page captures, and captured. Nothing on the page is dismissed. The image URL needs no key and expires after SCREENSHOT_TTL_SECONDS.',
     auth: true,
+    shedLoad: () => deps.admission.refuseIfSaturated(),
     body: screenshotRequestSchema,
     responses: {
       200: { description: 'The image URL and what was captured', schema: screenshotResponseSchema },

@@ -22,6 +22,7 @@ export function registerV2ScrapeRoutes(routes: RouteTable, deps: ApiDeps): void 
     description:
       'Firecrawl v2 scrape over the same workflow as /v1/scrape. Defaults differ from v1: `maxAge` is two days (a stored copy answers), formats take objects (json, screenshot, changeTracking, attributes), and images, summary and changeTracking are added.',
     auth: true,
+    shedLoad: () => deps.admission.refuseIfSaturated(),
     body: v2ScrapeRequestSchema,
     responses: {
       200: { description: 'The scraped document', schema: z.object({ success: z.literal(true), data: v2DocumentSchema }) },
