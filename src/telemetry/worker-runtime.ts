@@ -1,6 +1,6 @@
 import { Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import { temporalSdkLogger } from '../temporal/runtime-logger';
+import { CORE_LOG_FORWARDING, temporalSdkLogger } from '../temporal/runtime-logger';
 
 /**
  * Installs the Temporal SDK runtime of a worker process: its logs go to our JSON log and, when
@@ -12,9 +12,10 @@ export function installWorkerRuntime(logger: Logger, metricsPort: number): strin
   const bindAddress = `127.0.0.1:${metricsPort}`;
   Runtime.install({
     logger: temporalSdkLogger(logger),
-    ...(metricsPort > 0 && {
-      telemetryOptions: { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true, unitSuffix: true } } },
-    }),
+    telemetryOptions: {
+      ...CORE_LOG_FORWARDING,
+      ...(metricsPort > 0 && { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true, unitSuffix: true } } }),
+    },
   });
   return metricsPort > 0 ? `http://${bindAddress}/metrics` : undefined;
 }

@@ -20,10 +20,17 @@ export function temporalSdkLogger(logger: Logger): DefaultLogger {
 }
 
 /**
+ * The SDK core's own (native) log lines, a poll retried while Temporal is down say, forwarded to
+ * the logger above from WARN up; by default core prints them to the console as plain text,
+ * outside our JSON log.
+ */
+export const CORE_LOG_FORWARDING = { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } } as const;
+
+/**
  * Installs the SDK's runtime with our logger and nothing else (a worker adds metrics:
  * worker-runtime.ts). `shutdownSignals`: the signals on which the runtime stops this process's
  * workers itself (the SDK's default: SIGINT, SIGTERM, SIGQUIT, SIGUSR2); the API stops its own.
  */
 export function installTemporalLogger(logger: Logger, shutdownSignals?: NodeJS.Signals[]): void {
-  Runtime.install({ logger: temporalSdkLogger(logger), ...(shutdownSignals && { shutdownSignals }) });
+  Runtime.install({ logger: temporalSdkLogger(logger), telemetryOptions: CORE_LOG_FORWARDING, ...(shutdownSignals && { shutdownSignals }) });
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { jobs, ledger } from '../../src/db/schema';
@@ -8,8 +9,10 @@ import { waitFor } from '../../src/dev/child-process';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
 import { api } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
+import { startTemporalDevServer, type TemporalServer } from '../../src/dev/temporal-dev-server';
+import { freePort } from '../helpers/free-port';
 import { startOwnStack } from '../helpers/own-stack';
-import type { Stack } from '../helpers/stack';
+import { startStack, type Stack } from '../helpers/stack';
 import { testTemporal } from '../helpers/temporal';
 
 /**
@@ -26,8 +29,8 @@ let site: FixtureServer;
 let eager: Stack;
 let queued: Stack;
 
-async function identityOfFirstTask(scrapeId: string): Promise<string> {
-  const client = await testTemporal();
+async function identityOfFirstTask(scrapeId: string, client?: Client): Promise<string> {
+  client ??= await testTemporal();
   const history = await client.workflow.getHandle(`scrape-${scrapeId}`).fetchHistory();
   return history.events?.find((e) => e.workflowTaskStartedEventAttributes)?.workflowTaskStartedEventAttributes?.identity ?? '';
 }
@@ -104,5 +107,63 @@ describe('scrapes the API starts', () => {
     expect(identities[0]).toMatch(new RegExp(`^${killedPid}@`));
     expect(identities.at(-1)).toMatch(new RegExp(`^${eager.worker.child.pid}@`));
     await eager.restartApi();
+  });
+});
+
+describe("the API's scrape worker when Temporal goes away", () => {
+  let temporal: TemporalServer | undefined;
+  let stack: Stack | undefined;
+  let port: number;
+  const logDir = () => path.join(inject('logDir'), 'eager-outage');
+  const startTemporal = async () =>
+    (temporal = await startTemporalDevServer({ port, uiPort: await freePort(), logFile: path.join(logDir(), 'temporal.log'), log: () => {} }));
+
+  beforeAll(async () => {
+    port = await freePort();
+    await startTemporal();
+    stack = await startStack({
+      databaseUrl: inject('databaseUrl'),
+      temporalAddress: `127.0.0.1:${port}`,
+      chromiumPath: inject('chromiumPath'),
+      allowPrivateHosts: [new URL(site.url).host],
+      queuePrefix: `${inject('queuePrefix')}-eager-outage`,
+      logDir: logDir(),
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await temporal?.stop();
+  });
+
+  it('answers 503 while Temporal is down, starts scrapes eagerly again once it is back, and logs only JSON lines', async () => {
+    await scrapeWorkerRunning('eager-outage');
+    const scrape = () => api('/v1/scrape', { baseUrl: stack!.apiUrl, body: { url: `${site.url}/tides` } });
+    expect((await scrape()).status).toBe(200);
+
+    await temporal!.stop();
+    const down = await scrape();
+    expect(down.status).toBe(503);
+    expect(down.body).toMatchObject({ success: false, code: 'SERVICE_UNAVAILABLE' });
+
+    // A new, empty Temporal on the same address: the API's worker reconnects on its own.
+    await startTemporal();
+    const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
+    try {
+      const client = new Client({ connection });
+      await expect
+        .poll(
+          async () => {
+            const { status, body } = await scrape();
+            return status === 200 ? identityOfFirstTask(body.data.metadata.scrapeId, client) : `status ${status}`;
+          },
+          { timeout: 90_000, interval: 1_000 },
+        )
+        .toMatch(new RegExp(`^${stack!.api.child.pid}@`));
+    } finally {
+      await connection.close();
+    }
+    // The SDK core's retries while Temporal was down came through our logger, not as plain text.
+    const lines = readFileSync(path.join(logDir(), 'api.log'), 'utf8').split('\n').filter(Boolean);
+    expect(lines.filter((line) => !line.startsWith('{'))).toEqual([]);
   });
 });
