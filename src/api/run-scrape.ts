@@ -29,13 +29,17 @@ export async function runScrape(deps: ApiDeps, team: AuthenticatedTeam, url: str
   // First: a refusal under overload must cost as little as possible (no DNS, no balance read).
   const release = deps.admission.admit(team.teamId);
   try {
-    const target = await checkTarget(deps.gate, url);
     const needed = pageCredits({
       renderer: browserRequiredBy(options) ? 'browser' : 'http',
       screenshot: options.formats.some((f) => f.startsWith('screenshot')),
       json: options.formats.includes('json'),
     });
-    await requireCredits(deps.db, team.teamId, needed, 'This scrape');
+    // The host's DNS lookup and the balance read overlap; a refused URL is still the answer
+    // when both fail.
+    const [checked, credited] = await Promise.allSettled([checkTarget(deps.gate, url), requireCredits(deps.db, team.teamId, needed, 'This scrape')]);
+    if (checked.status === 'rejected') throw checked.reason;
+    if (credited.status === 'rejected') throw credited.reason;
+    const target = checked.value;
 
     const jobId = randomUUID();
     await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: jobOptions, ttlHours: deps.config.JOB_TTL_HOURS });
