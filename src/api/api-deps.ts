@@ -23,7 +23,7 @@ export interface ApiDeps {
   /** Refuses scrapes and screenshots while the deployment is saturated. */
   admission: ScrapeAdmission;
   /** This process's own scrape worker (EAGER_SCRAPES), which runs the scrapes it starts eagerly. */
-  scrapeWorker?: Pick<ApiScrapeWorker, 'eagerClient'>;
+  scrapeWorker?: Pick<ApiScrapeWorker, 'eagerClient' | 'hasRun'>;
 }
 
 /** What the API process adds to its dependencies beyond what the configuration gives. */
@@ -34,8 +34,11 @@ export interface ApiProcessOptions {
   tracing?: WorkerTracing | undefined;
 }
 
-/** Opens what the API needs from its configuration; `close` releases it all. */
-export function openApiDeps(config: Config, logger: Logger, options: ApiProcessOptions = {}): { deps: ApiDeps; close(): Promise<void> } {
+/**
+ * Opens what the API needs from its configuration; `close` releases it all. The scrape worker,
+ * when asked for, is returned unstarted: it needs the migrated database.
+ */
+export function openApiDeps(config: Config, logger: Logger, options: ApiProcessOptions = {}): { deps: ApiDeps; scrapeWorker?: ApiScrapeWorker; close(): Promise<void> } {
   const database = connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   const temporal = createApiTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, clientTracingInterceptors(!!config.OTEL_EXPORTER_OTLP_ENDPOINT));
   const images = createImageStore(config);
@@ -44,6 +47,7 @@ export function openApiDeps(config: Config, logger: Logger, options: ApiProcessO
   const scrapeWorker = options.scrapeWorker ? new ApiScrapeWorker({ config, screenshots, logger, tracing: options.tracing }) : undefined;
   return {
     deps: { config, db: database.db, temporal, gate: new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS), logger, screenshots, admission, ...(scrapeWorker && { scrapeWorker }) },
+    ...(scrapeWorker && { scrapeWorker }),
     close: async () => {
       admission.close();
       await scrapeWorker?.close();

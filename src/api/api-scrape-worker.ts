@@ -11,6 +11,12 @@ import { clientTracingInterceptors } from '../telemetry/client-tracing';
 import type { WorkerTracing } from '../telemetry/worker-tracing';
 import { bundleWorkflowsInChild } from '../worker/workflow-bundle';
 
+/**
+ * How long a stopping API lets the scrapes its worker runs finish. Past it they are cancelled,
+ * and their workflow tasks run again in a worker process (after the 4 s workflow task timeout).
+ */
+const SHUTDOWN_GRACE = '10s';
+
 /** Wait before running again after the worker stopped on its own; doubles up to the cap. */
 const RESTART_DELAY_MS = { initial: 1_000, max: 30_000 };
 
@@ -29,77 +35,96 @@ export interface ApiScrapeWorkerDeps {
  * service) and the server work that goes with it. The queue's workers in worker processes take
  * whatever this one cannot: a start made while it has no free slot, a workflow task it dropped,
  * and the regular activities of a scrape (a failure record, a json extraction, a browser render
- * on the browser queue), which it does not poll.
+ * on the browser queue), which it does not poll. It also polls the queue itself, so it may run
+ * scrapes other API replicas started.
  *
- * It runs in the background: the API serves before it is up (scrapes then go through the queue),
- * and when it cannot connect or stops on its own (Temporal went away) it is built again with
- * backoff.
+ * It runs in the background once started (after the API migrated the database): the API serves
+ * before it is up (scrapes then go through the queue), and when it cannot connect or stops on
+ * its own (Temporal went away) it is built again with backoff.
  */
 export class ApiScrapeWorker {
   /** A client on the worker's connection, set while the worker runs. */
   private client: Client | undefined;
+  /** Whether the worker has run at all: until then the API is not ready (/readyz). */
+  private ran = false;
   private readonly stopping = new AbortController();
-  private readonly scraping: HttpScraping;
-  /**
-   * Postgres connections of its own: the pages it stores would otherwise queue the API's
-   * request queries (key lookups, balances, job rows) behind them under load.
-   */
-  private readonly database: Database;
-  private readonly done: Promise<void>;
+  private done: Promise<void> = Promise.resolve();
+  private closed: Promise<void> | undefined;
 
-  constructor(private readonly deps: ApiScrapeWorkerDeps) {
-    this.scraping = openHttpScraping(deps.config);
-    this.database = connectDatabase(deps.config.DATABASE_URL, deps.config.DATABASE_POOL_SIZE);
-    this.done = this.keepRunning();
-  }
+  constructor(private readonly deps: ApiScrapeWorkerDeps) {}
 
   /** A client whose starts on the scrape queue may run here eagerly; undefined while the worker is not running. */
   get eagerClient(): Client | undefined {
     return this.client;
   }
 
-  /** Stops the worker (a scrape it was running goes on in a worker process) and releases the threads. */
-  async close(): Promise<void> {
-    this.stopping.abort();
-    await this.done;
-    await Promise.all([this.scraping.close(), this.database.close()]);
+  /** Whether the worker has been running since start(), even if it is being built again now. */
+  get hasRun(): boolean {
+    return this.ran;
+  }
+
+  /** Starts the worker in the background; the database must be migrated. */
+  start(): void {
+    if (!this.stopping.signal.aborted) this.done = this.keepRunning();
+  }
+
+  /**
+   * Stops taking scrapes, lets the running ones finish (SHUTDOWN_GRACE), then releases its
+   * threads and connections. The API calls it as soon as it is told to stop, while its
+   * requests drain; a second call waits for the first.
+   */
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      this.stopping.abort();
+      await this.done;
+    })();
+    return this.closed;
   }
 
   private async keepRunning(): Promise<void> {
     const { config, logger } = this.deps;
     const stopped = this.stopping.signal;
     const stopRequested = new Promise<void>((resolve) => stopped.addEventListener('abort', () => resolve(), { once: true }));
+    // Threads and a pool of its own: the pages it stores would otherwise queue the API's request
+    // queries (key lookups, balances, job rows) behind them under load.
+    const scraping = openHttpScraping(config);
+    const database = connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
     let bundle: { code: string } | undefined;
     let delay = RESTART_DELAY_MS.initial;
-    while (!stopped.aborted) {
-      try {
-        bundle ??= await bundleWorkflowsInChild(this.deps.tracing?.workflowInterceptorModules);
-        const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+    try {
+      while (!stopped.aborted) {
         try {
-          const worker = await this.createWorker(connection, bundle);
-          const interceptors = clientTracingInterceptors(!!this.deps.tracing);
-          this.client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, ...(interceptors && { interceptors }) });
-          logger.info({ taskQueue: config.taskQueues.scrape }, 'api scrape worker running: scrapes start eagerly here');
-          delay = RESTART_DELAY_MS.initial;
-          // Until close(); a worker that fails on its own (Temporal gone for good) rejects here.
-          await worker.runUntil(stopRequested);
-        } finally {
-          this.client = undefined;
-          await connection.close();
+          bundle ??= await bundleWorkflowsInChild(this.deps.tracing?.workflowInterceptorModules);
+          const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+          try {
+            const worker = await this.createWorker(connection, bundle, scraping, database);
+            const interceptors = clientTracingInterceptors(!!this.deps.tracing);
+            this.client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, ...(interceptors && { interceptors }) });
+            this.ran = true;
+            logger.info({ taskQueue: config.taskQueues.scrape }, 'api scrape worker running: scrapes start eagerly here');
+            delay = RESTART_DELAY_MS.initial;
+            // Until close(); a worker that fails on its own (Temporal gone for good) rejects here.
+            await worker.runUntil(stopRequested);
+          } finally {
+            this.client = undefined;
+            await connection.close();
+          }
+        } catch (err) {
+          logger.warn({ err, retryInMs: delay }, 'api scrape worker not running; scrapes go through the task queue to the workers until it is');
         }
-      } catch (err) {
-        logger.warn({ err, retryInMs: delay }, 'api scrape worker not running; scrapes go through the task queue to the workers until it is');
+        await sleep(delay, undefined, { signal: stopped }).catch(() => undefined);
+        delay = Math.min(RESTART_DELAY_MS.max, delay * 2);
       }
-      await sleep(delay, undefined, { signal: stopped }).catch(() => undefined);
-      delay = Math.min(RESTART_DELAY_MS.max, delay * 2);
+    } finally {
+      await Promise.all([scraping.close(), database.close()]);
     }
   }
 
-  private createWorker(connection: NativeConnection, workflowBundle: { code: string }): Promise<Worker> {
+  private createWorker(connection: NativeConnection, workflowBundle: { code: string }, scraping: HttpScraping, database: Database): Promise<Worker> {
     const { config, screenshots, tracing } = this.deps;
     const scrape = createScrapeActivities({
-      db: this.database.db,
-      http: this.scraping.http,
+      db: database.db,
+      http: scraping.http,
       browser: () => {
         throw new Error('the API scrape worker renders nothing: browser work goes to the browser queue');
       },
@@ -114,6 +139,7 @@ export class ApiScrapeWorker {
       // regular activities stay with the worker processes.
       activities: { scrapePageHttp: scrape.scrapePageHttp },
       enableNonLocalActivities: false,
+      shutdownGraceTime: SHUTDOWN_GRACE,
       ...(tracing && { interceptors: { activity: tracing.interceptors.activity ?? [] }, sinks: tracing.sinks }),
     });
   }

@@ -15,9 +15,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('api', config.LOG_LEVEL);
   const tracing = startTracing('wcs-api', config.OTEL_EXPORTER_OTLP_ENDPOINT);
-  // The API stops its own scrape worker, after the requests that wait on it (see stop below).
+  // The API stops its own scrape worker when it stops (see stop below), not on the SDK's signals.
   if (config.EAGER_SCRAPES) installTemporalLogger(logger, []);
-  const { deps, close } = openApiDeps(config, logger, { scrapeWorker: config.EAGER_SCRAPES, tracing: tracing && workerTracing(tracing) });
+  const { deps, scrapeWorker, close } = openApiDeps(config, logger, { scrapeWorker: config.EAGER_SCRAPES, tracing: tracing && workerTracing(tracing) });
   // Listening before Postgres is up and migrated: until then the starting app answers (503s),
   // so a restart during an outage serves clients as a running API does.
   let handle = startingApp(logger).callback();
@@ -30,6 +30,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info('api stopping');
+    // Its worker stops taking scrapes now and finishes the ones it runs while requests drain.
+    void scrapeWorker?.close();
     crawlWatch.close();
     server.close(() => {
       void close()
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await migrateWhenPostgresIsUp(config.DATABASE_URL, logger);
+  scrapeWorker?.start();
   handle = createApp(deps).app.callback();
   logger.info('api serving');
 }

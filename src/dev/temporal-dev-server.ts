@@ -43,8 +43,10 @@ async function serving(address: string): Promise<boolean> {
  * more than about 20 scrapes a second one at a time. A production cluster spreads this over
  * hundreds of shards; deploy/temporal/dynamicconfig.yaml raises it there too.
  */
-const DEV_SERVER_DYNAMIC_CONFIG: Record<string, number> = {
+const DEV_SERVER_DYNAMIC_CONFIG: Record<string, number | boolean> = {
   'history.transferProcessorMaxPollRPS': 1_000,
+  // Scrapes start eagerly (EAGER_SCRAPES); the server's default, set as deploy/temporal/dynamicconfig.yaml sets it.
+  'system.enableEagerWorkflowStart': true,
 };
 
 /**

@@ -105,6 +105,7 @@ export class ScrapeAdmission {
   /**
    * Throws 503 while the deployment is saturated. Needs no team, so a route calls it before it
    * authenticates: a refusal under overload then costs no database query (admit checks again).
+   * Its message tells an unauthenticated caller nothing about the deployment's load.
    */
   refuseIfSaturated(): void {
     const { capacity } = this;
@@ -112,7 +113,7 @@ export class ScrapeAdmission {
     if (capacity > 0 && inFlight >= capacity) {
       throw new AppError(
         'SERVICE_UNAVAILABLE',
-        `The workers are saturated: ${inFlight} scrapes in flight, the most this deployment takes; retry in ${RETRY_AFTER_SECONDS} s`,
+        `The workers are saturated: this deployment takes no more scrapes or screenshots at the moment; retry in ${RETRY_AFTER_SECONDS} s`,
         undefined,
         { retryAfterSeconds: RETRY_AFTER_SECONDS },
       );

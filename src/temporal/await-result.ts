@@ -32,7 +32,9 @@ export async function awaitWorkflowResult<T>(run: Promise<T>, timeoutMs: number,
   });
   const onGone = () => giveUp!(new AppError('SCRAPE_TIMEOUT', `The client closed its connection before the ${what} finished`));
   timer = setTimeout(() => giveUp!(new AppError('SCRAPE_TIMEOUT', `The ${what} did not finish within ${timeoutMs} ms`)), timeoutMs + RESULT_GRACE_MS);
-  abandon?.clientGone.addEventListener('abort', onGone, { once: true });
+  // A client may have gone while the workflow was being started.
+  if (abandon?.clientGone.aborted) onGone();
+  else abandon?.clientGone.addEventListener('abort', onGone, { once: true });
   try {
     return await Promise.race([run, givenUp]);
   } catch (err) {

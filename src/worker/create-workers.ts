@@ -95,7 +95,7 @@ export async function createWorkers(
     perHostBatches: config.CRAWL_HOST_CONCURRENCY,
     teamPagesInFlight: config.TEAM_PAGES_IN_FLIGHT,
   });
-  // Both queues run workflows (screenshots run on the browser queue); bundle them once, in a child process.
+  // The http, scrape and browser queues all run workflows (screenshots run on the browser queue); bundle them once, in a child process.
   const workflowBundle = await bundleWorkflowsInChild(extensions.tracing?.workflowInterceptorModules);
   const { tracing } = extensions;
   const interceptors: WorkerInterceptors = {

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     config.WORKER_METRICS_PORT > 0
       ? await startWorkerMetricsServer({ host: config.HOST, port: config.WORKER_METRICS_PORT, ...(temporalMetricsUrl && { temporalMetricsUrl }) }, logger)
       : undefined;
-  // Reconciliation reads workflows the HTTP queue's workers run.
+  // Reconciliation reads every job's workflow; one per deployment's http workers is plenty.
   const reconciler = config.WORKER_QUEUES.includes('http')
     ? startReconciler(database.db, new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config.RECONCILE_INTERVAL_SECONDS * 1000, logger)
     : undefined;

@@ -96,7 +96,7 @@ describe('backpressure', () => {
     for (let i = 0; i < 3; i++) {
       const refused = await scrape('/quick');
       expect(refused.status).toBe(503);
-      expect(refused.body).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', error: expect.stringMatching(/^The workers are saturated: 2 scrapes in flight/) });
+      expect(refused.body).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', error: 'The workers are saturated: this deployment takes no more scrapes or screenshots at the moment; retry in 1 s' });
       expect(refused.headers.get('retry-after')).toBe('1');
       // Refused before its key is looked up: a refusal under overload costs no database query,
       // and so is neither authenticated nor counted against the rate limit.

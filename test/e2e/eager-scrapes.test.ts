@@ -5,12 +5,12 @@ import { Client, Connection } from '@temporalio/client';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { jobs, ledger } from '../../src/db/schema';
-import { waitFor } from '../../src/dev/child-process';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
 import { api } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
 import { startTemporalDevServer, type TemporalServer } from '../../src/dev/temporal-dev-server';
 import { freePort } from '../helpers/free-port';
+import { sampleSum, scrapeMetrics } from '../helpers/prometheus-text';
 import { startOwnStack } from '../helpers/own-stack';
 import { startStack, type Stack } from '../helpers/stack';
 import { testTemporal } from '../helpers/temporal';
@@ -35,10 +35,10 @@ async function identityOfFirstTask(scrapeId: string, client?: Client): Promise<s
   return history.events?.find((e) => e.workflowTaskStartedEventAttributes)?.workflowTaskStartedEventAttributes?.identity ?? '';
 }
 
-/** Waits until the stack's API says its scrape worker runs (it starts in the background, after the API serves). */
-async function scrapeWorkerRunning(name: string): Promise<void> {
-  const log = path.join(inject('logDir'), name, 'api.log');
-  await waitFor(`the scrape worker of the ${name} stack's API`, async () => readFileSync(log, 'utf8').includes('api scrape worker running'), 60_000);
+/** The API's count of scrape starts Temporal handed to its own worker (eager) and to the queue. */
+async function eagerStarts(stack: Stack): Promise<{ eager: number; queued: number }> {
+  const m = await scrapeMetrics(`${stack.apiUrl}/metrics`);
+  return { eager: sampleSum(m, 'wcs_scrape_starts_total', { eager: 'true' }) ?? 0, queued: sampleSum(m, 'wcs_scrape_starts_total', { eager: 'false' }) ?? 0 };
 }
 
 beforeAll(async () => {
@@ -57,7 +57,6 @@ beforeAll(async () => {
     startOwnStack('eager', { allowPrivateHosts }),
     startOwnStack('queued', { allowPrivateHosts, env: { EAGER_SCRAPES: 'false' } }),
   ]);
-  await scrapeWorkerRunning('eager');
 });
 
 afterAll(async () => {
@@ -67,10 +66,14 @@ afterAll(async () => {
 
 describe('scrapes the API starts', () => {
   it("run in the API's own scrape worker, started eagerly", async () => {
+    const before = await eagerStarts(eager);
     const { status, body } = await api('/v1/scrape', { baseUrl: eager.apiUrl, body: { url: `${site.url}/tides` } });
     expect(status).toBe(200);
     expect(body.data.markdown).toContain('High water at 06:12');
     expect(await identityOfFirstTask(body.data.metadata.scrapeId)).toMatch(new RegExp(`^${eager.api.child.pid}@`));
+    // Temporal handed the first task back with the start (the API's worker polls the queue too,
+    // so where the task ran alone would not tell).
+    expect(await eagerStarts(eager)).toEqual({ eager: before.eager + 1, queued: before.queued });
   });
 
   it('run on the worker processes when the API runs no scrape worker (EAGER_SCRAPES=false)', async () => {
@@ -78,9 +81,10 @@ describe('scrapes the API starts', () => {
     expect(status).toBe(200);
     expect(body.data.markdown).toContain('High water at 06:12');
     expect(await identityOfFirstTask(body.data.metadata.scrapeId)).toMatch(new RegExp(`^${queued.worker.child.pid}@`));
+    expect((await eagerStarts(queued)).eager).toBe(0);
   });
 
-  it('survive the API being killed mid-page: a worker process finishes the scrape, stored and charged once', async () => {
+  it('survive the API being killed mid-page: a worker process runs the scrape again, and it is stored and charged once', async () => {
     const db = testDatabase().db;
     const killedPid = eager.api.child.pid!;
     const request = api('/v1/scrape', { baseUrl: eager.apiUrl, body: { url: `${site.url}/slow`, timeout: 30_000 } }).catch((err: unknown) => err);
@@ -136,7 +140,6 @@ describe("the API's scrape worker when Temporal goes away", () => {
   });
 
   it('answers 503 while Temporal is down, starts scrapes eagerly again once it is back, and logs only JSON lines', async () => {
-    await scrapeWorkerRunning('eager-outage');
     const scrape = () => api('/v1/scrape', { baseUrl: stack!.apiUrl, body: { url: `${site.url}/tides` } });
     expect((await scrape()).status).toBe(200);
 
@@ -165,5 +168,6 @@ describe("the API's scrape worker when Temporal goes away", () => {
     // The SDK core's retries while Temporal was down came through our logger, not as plain text.
     const lines = readFileSync(path.join(logDir(), 'api.log'), 'utf8').split('\n').filter(Boolean);
     expect(lines.filter((line) => !line.startsWith('{'))).toEqual([]);
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((l) => l.component === 'temporal' && l.sdkComponent === 'core').length).toBeGreaterThan(0);
   });
 });

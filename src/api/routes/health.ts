@@ -61,9 +61,11 @@ export function registerHealthRoutes(routes: RouteTable, deps: ApiDeps): void {
       };
       const { http, browser, scrape } = deps.config.taskQueues;
       const { scrapeWorker } = deps;
+      // A new replica is not ready before its own scrape worker first runs; one that is building
+      // it again (Temporal went away) still serves, its scrapes going through the queue.
       const ownScrapeWorker = async (): Promise<string> => {
-        if (!scrapeWorker?.eagerClient) throw new Error("this API's own scrape worker is not running yet");
-        return 'running';
+        if (!scrapeWorker?.hasRun) throw new Error("this API's own scrape worker is not running yet");
+        return scrapeWorker.eagerClient ? 'running' : 'restarting: scrapes go through the queue meanwhile';
       };
       const entries = await Promise.all(
         Object.entries({
@@ -75,7 +77,6 @@ export function registerHealthRoutes(routes: RouteTable, deps: ApiDeps): void {
           [`${browser}:activities`]: pollers(browser, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY),
           [`${scrape}:workflows`]: pollers(scrape, TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW),
           [`${scrape}:activities`]: pollers(scrape, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY),
-          // Scrapes go through the queue without it, but slower: not ready until it runs.
           ...(scrapeWorker && { [`${scrape}:api-worker`]: ownScrapeWorker }),
         }).map(async ([name, fn]) => [name, await check(fn)] as const),
       );

@@ -34,7 +34,7 @@ export class LlmClient {
   private schemaFormat: boolean;
 
   constructor(readonly config: LlmConfig) {
-    this.client = new (openai().default)({ baseURL: config.baseUrl, apiKey: config.apiKey, timeout: config.timeoutMs, maxRetries: 0 });
+    this.client = new (openai().OpenAI)({ baseURL: config.baseUrl, apiKey: config.apiKey, timeout: config.timeoutMs, maxRetries: 0 });
     this.schemaFormat = config.responseFormat !== 'json_object';
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
+import { IllegalStateError } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Answer } from '../../closed-loop';
 import { floorActivities } from './floor-activities';
@@ -20,8 +21,13 @@ export interface TemporalFloor {
  * (HTTP, Postgres, fetch, processing); below it nothing can go without leaving Temporal.
  */
 export async function startTemporalFloor(address: string): Promise<TemporalFloor> {
-  // The bench's output is its tables: only the SDK's warnings and errors.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  // The bench's output is its tables: only the SDK's warnings and errors. (A runtime made
+  // earlier, by a dev server the SDK downloaded, keeps its own logger.)
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch (err) {
+    if (!(err instanceof IllegalStateError)) throw err;
+  }
   const connection = await NativeConnection.connect({ address });
   const taskQueue = `bench-floor-${randomUUID()}`;
   const worker = await Worker.create({ connection, taskQueue, workflowsPath: path.join(__dirname, 'workflows.ts'), activities: floorActivities, enableNonLocalActivities: false });
