@@ -87,7 +87,7 @@ export class ApiScrapeWorker {
     const stopRequested = new Promise<void>((resolve) => stopped.addEventListener('abort', () => resolve(), { once: true }));
     // Threads and a pool of its own: the pages it stores would otherwise queue the API's request
     // queries (key lookups, balances, job rows) behind them under load.
-    const scraping = openHttpScraping(config);
+    const scraping = openHttpScraping(config, logger);
     const database = connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
     let bundle: { code: string } | undefined;
     let delay = RESTART_DELAY_MS.initial;

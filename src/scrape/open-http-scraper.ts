@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Config } from '../config/env';
 import { GuardedFetcher } from '../net/guarded-fetcher';
 import { PublicUrlGate } from '../net/public-url-gate';
@@ -15,7 +16,7 @@ export interface HttpScraping {
 }
 
 /** Builds plain-HTTP scraping from the configuration, as the worker and the API's own scrape worker use it. */
-export function openHttpScraping(config: Config): HttpScraping {
+export function openHttpScraping(config: Config, logger: Logger): HttpScraping {
   const gate = new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS);
   const fetcher = new GuardedFetcher(gate, config.MAX_PAGE_BYTES);
   const processing = new ProcessingPool({
@@ -23,6 +24,7 @@ export function openHttpScraping(config: Config): HttpScraping {
     budgetMs: config.PROCESSING_TIMEOUT_MS,
     heapMb: config.PROCESSING_THREAD_HEAP_MB,
     maxLinks: config.MAX_LINKS_PER_PAGE,
+    onThreadError: (err) => logger.warn({ err }, 'a processing thread failed outside a page and was replaced'),
   });
   return {
     gate,

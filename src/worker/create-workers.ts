@@ -50,7 +50,7 @@ export async function createWorkers(
   logger: Logger,
   extensions: WorkerExtensions = {},
 ): Promise<WorkerSet> {
-  const scraping = openHttpScraping(config);
+  const scraping = openHttpScraping(config, logger);
   const { gate, fetcher, processing, http } = scraping;
   const images = createImageStore(config);
   const screenshots = new ScreenshotStore(database.db, images, { publicUrl: config.PUBLIC_URL, ttlSeconds: config.SCREENSHOT_TTL_SECONDS });

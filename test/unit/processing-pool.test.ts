@@ -8,6 +8,11 @@ import { ThreadSlots } from '../../src/scrape/process/thread-slots';
 import { manyLinksPage, nestedDivsPage } from '../fixtures/pathological-pages';
 import { threadCpuSeconds } from '../helpers/cpu-usage';
 
+/** Pools whose threads must not fail outside a task: such a failure fails the test. */
+const failTest = (err: Error) => {
+  throw err;
+};
+
 const options = { formats: ['markdown', 'html'] as const, onlyMainContent: false, removeBase64Images: true };
 const page = Buffer.from(
   '<html lang="en"><head><title>Lamps</title><meta name="description" content="About lamps"></head>' +
@@ -28,7 +33,7 @@ async function busyThread(): Promise<number> {
 }
 
 describe('ProcessingPool', () => {
-  const pool = new ProcessingPool({ threads: 2, budgetMs: 10_000 });
+  const pool = new ProcessingPool({ threads: 2, budgetMs: 10_000, onThreadError: failTest });
   afterAll(() => pool.close());
 
   it('gives, from its threads, what processBody gives inline', async () => {
@@ -50,7 +55,7 @@ describe('ProcessingPool', () => {
 });
 
 describe('a page that outruns its processing budget', () => {
-  const pool = new ProcessingPool({ threads: 1, budgetMs: 1 });
+  const pool = new ProcessingPool({ threads: 1, budgetMs: 1, onThreadError: failTest });
   afterAll(() => pool.close());
 
   it('comes back as its visible text, marked text-only, with a warning that says why', async () => {
@@ -73,7 +78,7 @@ describe('a page that outruns its processing budget', () => {
 });
 
 describe('a page whose DOM outgrows a thread\'s heap cap', () => {
-  const pool = new ProcessingPool({ threads: 1, budgetMs: 30_000, heapMb: 64 });
+  const pool = new ProcessingPool({ threads: 1, budgetMs: 30_000, heapMb: 64, onThreadError: failTest });
   afterAll(() => pool.close());
 
   it('comes back as its text, saying why, and the next page is processed in full on a new thread', async () => {
@@ -91,7 +96,7 @@ describe('a page whose DOM outgrows a thread\'s heap cap', () => {
 });
 
 describe('a processing task that never ends', () => {
-  const pool = new ProcessingPool({ threads: 1, budgetMs: 2_000, threadModule: path.join(__dirname, '../fixtures/spinning-thread.ts') });
+  const pool = new ProcessingPool({ threads: 1, budgetMs: 2_000, threadModule: path.join(__dirname, '../fixtures/spinning-thread.ts'), onThreadError: failTest });
   afterAll(() => pool.close());
   /** A page whose processing throws falls back on the same thread: a way to wait until the thread is up. */
   const threadUp = () => pool.process(page, 'text/html', 'https://example.com/throws', options, inTime());
@@ -160,5 +165,29 @@ describe('processing threads shared by crawls and pages a client waits on', () =
     (await nextScrape)();
     (await lastScrape)();
     expect(await granted(secondCrawlPage)).toBe(true);
+  });
+});
+
+describe('a processing thread that runs out of heap just as its page is abandoned', () => {
+  const errors: Error[] = [];
+  const pool = new ProcessingPool({ threads: 1, budgetMs: 10_000, heapMb: 32, threadModule: path.join(__dirname, '../fixtures/memory-hungry-thread.ts'), onThreadError: (err) => errors.push(err) });
+  afterAll(() => pool.close());
+
+  // The page's budget ends (its thread is terminated) about when its heap runs out: the thread's
+  // out-of-memory error then belongs to no task. Unheard, piscina's 'error' event would end the
+  // process; the pool reports it and goes on.
+  it('is reported and replaced, and every page still gets an answer', async () => {
+    const answers: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const deadline = Date.now() + 10 + (i % 15) * 20;
+      answers.push(
+        await pool.process(page, 'text/html', 'https://example.com/hungry', options, { deadline, fetchMs: 0 }).then(
+          (content) => content.mainContent?.method ?? 'none',
+          (err: { code?: string }) => err.code ?? 'error',
+        ),
+      );
+    }
+    expect(new Set(answers)).toSatisfy((kinds: Set<string>) => [...kinds].every((k) => k === 'text-only' || k === 'SCRAPE_TIMEOUT'));
+    for (const err of errors) expect(err).toMatchObject({ code: 'ERR_WORKER_OUT_OF_MEMORY' });
   });
 });

@@ -78,7 +78,12 @@ export function registerV2ParseRoutes(routes: RouteTable, deps: ApiDeps): void {
       const contentType = docx ? 'text/html; charset=utf-8' : type;
       // Relative links in the file resolve against a file: URL, which no link list keeps.
       const sourceUrl = `file:///uploads/${encodeURIComponent(upload.filename)}`;
-      uploadProcessing ??= new ProcessingPool({ threads: 1, budgetMs: deps.config.PROCESSING_TIMEOUT_MS, maxLinks: deps.config.MAX_LINKS_PER_PAGE });
+      uploadProcessing ??= new ProcessingPool({
+        threads: 1,
+        budgetMs: deps.config.PROCESSING_TIMEOUT_MS,
+        maxLinks: deps.config.MAX_LINKS_PER_PAGE,
+        onThreadError: (err) => deps.logger.warn({ err }, 'an upload processing thread failed outside a file and was replaced'),
+      });
       const started = performance.now();
       const content = await uploadProcessing.process(body, contentType, sourceUrl, plan.options, { deadline, fetchMs: 0 });
       const warning = [content.warning, ...(docx?.warnings.map((w) => `DOCX: ${w}`) ?? [])].filter(Boolean).join(' ');

@@ -31,6 +31,12 @@ export interface ProcessingPoolOptions {
   maxLinks?: number;
   /** The module the processing threads run (its default export); tests swap one in. */
   threadModule?: string;
+  /**
+   * Told of a thread that failed while running no task of ours (its heap ran out after a task it
+   * was answering was abandoned, say). The thread is replaced either way; without a listener
+   * piscina's 'error' event would end the process.
+   */
+  onThreadError: (err: Error) => void;
 }
 
 /**
@@ -96,6 +102,7 @@ export class ProcessingPool {
   constructor(options: ProcessingPoolOptions) {
     this.full = threads(options.threadModule ?? path.join(__dirname, 'processing-thread.ts'), options.threads, options.heapMb);
     this.textOnly = threads(path.join(__dirname, 'text-only-thread.ts'), 1, options.heapMb);
+    for (const pool of [this.full, this.textOnly]) pool.on('error', options.onThreadError);
     this.slots = new ThreadSlots(options.threads, options.threads > 1 ? INTERACTIVE_THREADS : 0);
     this.budgetMs = options.budgetMs;
     this.maxLinks = options.maxLinks;
