@@ -9,10 +9,12 @@
  *    BENCH_OVERLOAD_SECONDS (default 30), each waiting `Retry-After` when refused; the targets are
  *    p99 of accepted scrapes at most 3 s and refusals within 100 ms.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectDatabase } from '../../src/db/client';
 import { html, startFixtureServer } from '../fixtures/fixture-server';
 import { createTeamWithKey } from '../helpers/accounts';
+import { sampleSum, scrapeMetrics } from '../helpers/prometheus-text';
 import { startEnvironment, type Environment } from '../helpers/environment';
 import { apiScrape, closedLoop, countAnswers } from './closed-loop';
 import { machine, percentile, table } from './measure';
@@ -76,14 +78,32 @@ async function fairness(env: Environment, teamB: string, small: string): Promise
   }
 }
 
+/** The API's event-loop delay percentiles (ms) since its /metrics was last read (prom-client resets them on each read). */
+async function apiLoopDelay(env: Environment): Promise<{ p50: number; p99: number; max: number }> {
+  const samples = await scrapeMetrics(`${env.stack.apiUrl}/metrics`);
+  const ms = (name: string) => (sampleSum(samples, `wcs_nodejs_eventloop_lag_${name}_seconds`) ?? NaN) * 1000;
+  return { p50: ms('p50'), p99: ms('p99'), max: ms('max') };
+}
+
 async function backpressure(env: Environment, teamB: string, small: string): Promise<void> {
+  // A refusal's time is mostly waiting for an event loop: the API's, then this process's, which
+  // reads the answer. Both loops' delays are reported beside the latencies.
+  await apiLoopDelay(env);
+  const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+  benchLoop.enable();
   const { answers, seconds } = await closedLoop(CLIENTS, SECONDS, () => scrape(env, teamB, small));
+  benchLoop.disable();
+  const apiLoop = await apiLoopDelay(env);
   const { ok: accepted, refused } = countAnswers(answers);
   const other = answers.filter((a) => ![200, 429, 503].includes(a.status));
   const row = (name: string, v: number[]) => [name, v.length, percentile(v, 50).toFixed(0), percentile(v, 99).toFixed(0), Math.max(0, ...v).toFixed(0)];
   table(['answers', 'count', 'p50 ms', 'p99 ms', 'max ms'], [row('accepted (200)', accepted), row('refused (503/429)', refused)]);
   console.log(
     `${CLIENTS} clients for ${SECONDS} s: ${(accepted.length / seconds).toFixed(1)} scrapes/s accepted; other answers: ${other.length}${other.length ? ` (${[...new Set(other.map((a) => a.status))].join(', ')})` : ''}; targets: accepted p99 <= 3000 ms, refusals within 100 ms`,
+  );
+  const ns = (v: number) => (v / 1e6).toFixed(0);
+  console.log(
+    `event-loop delay, p50 / p99 / max ms (sampled every 10 ms, so 10 means none): the API ${apiLoop.p50.toFixed(0)} / ${apiLoop.p99.toFixed(0)} / ${apiLoop.max.toFixed(0)}; this bench process ${ns(benchLoop.percentile(50))} / ${ns(benchLoop.percentile(99))} / ${ns(benchLoop.max)}`,
   );
 }
 

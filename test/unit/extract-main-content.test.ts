@@ -8,8 +8,8 @@ describe('extractMainContent', () => {
     const letters = ['Anchors', 'Bolts', 'Clamps', 'Hinges', 'Nuts', 'Rivets', 'Screws', 'Washers'];
     const index = letters.map((name) => `<div class="letter">${name[0]}</div><div class="items"><a href="/c/${name}">${name}</a> <a href="/c/${name}-kits">${name} kits</a></div>`).join('');
     const menu = `<nav>${Array.from({ length: 30 }, (_, i) => `<a href="/m/${i}">Menu entry ${i}</a>`).join(' ')}</nav>`;
-    const document = parsePage(`<html><body>${menu}<main><h1>Fastener categories</h1>${index}</main></body></html>`);
-    const main = extractMainContent(document, { type: 'listing', evidence: [] }, []);
+    const page = `<html><body>${menu}<main><h1>Fastener categories</h1>${index}</main></body></html>`;
+    const main = extractMainContent(parsePage(page), { type: 'listing', evidence: [] }, [], () => parsePage(page));
     const text = toText(main.root);
     expect(main.method).toBe('region');
     expect(main.passedOver.map((p) => p.method)).toEqual(['region']);

@@ -81,9 +81,9 @@ function describe(err: unknown): string {
 }
 
 /** The tighter extractor's pick, when it keeps a share of `kept` in its range; it may not throw the page off. */
-function tryTighter(tighter: { attempt: Attempt; min: number; max: number }, pristine: Document, kept: number): { root: Element; kept: number } | null {
+function tryTighter(tighter: { attempt: Attempt; min: number; max: number }, document: Document, kept: number): { root: Element; kept: number } | null {
   try {
-    const root = tighter.attempt.run(pristine.cloneNode(true) as Document);
+    const root = tighter.attempt.run(document.cloneNode(true) as Document);
     const length = visibleLength(root);
     return root && length >= kept * tighter.min && length <= kept * tighter.max ? { root, kept: length } : null;
   } catch {
@@ -95,8 +95,12 @@ function tryTighter(tighter: { attempt: Attempt; min: number; max: number }, pri
  * The main content of a cleaned page: the extractors for its type run in order until one keeps enough text; the whole page is the last
  * resort. An extractor that throws is passed over like one that keeps too little, and both are
  * named in `passedOver`, so a page never fails here.
+ *
+ * The first extractor prunes `document`; later ones need the page as it was, which `prepareAgain`
+ * builds (parsed and cleaned once more). Most pages never need it, and building it only then is
+ * cheaper than copying every page up front: a copy of the DOM costs about half its parse.
  */
-export function extractMainContent(document: Document, page: PageTypeGuess, jsonLd: readonly unknown[]): MainContent {
+export function extractMainContent(document: Document, page: PageTypeGuess, jsonLd: readonly unknown[], prepareAgain: () => Document): MainContent {
   const body = document.body;
   const total = visibleLength(body);
   const passedOver: PassedOver[] = [];
@@ -107,12 +111,12 @@ export function extractMainContent(document: Document, page: PageTypeGuess, json
     passedOver,
   });
   if (total === 0) return result(body, 'full-page', 0);
-  // Extractors prune the document they get: the first gets the page, later ones a copy of it.
-  const pristine = document.cloneNode(true) as Document;
+  let pristine: Document | undefined;
+  const unpruned = (): Document => (pristine ??= prepareAgain());
   const attempts = CASCADE[page.type];
   for (const [i, attempt] of attempts.entries()) {
     try {
-      const root = attempt.run(i === 0 ? document : (pristine.cloneNode(true) as Document));
+      const root = attempt.run(i === 0 ? document : (unpruned().cloneNode(true) as Document));
       const kept = visibleLength(root);
       if (root && (kept >= TRUSTED_LENGTH || kept >= total * TRUSTED_SHARE)) {
         if (page.type === 'product') productFacts(root, jsonLd);
@@ -127,5 +131,5 @@ export function extractMainContent(document: Document, page: PageTypeGuess, json
       passedOver.push({ method: attempt.method, reason: describe(err) });
     }
   }
-  return result(pristine.body, 'full-page', total);
+  return result(unpruned().body, 'full-page', total);
 }

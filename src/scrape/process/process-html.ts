@@ -43,7 +43,18 @@ export function processHtml(rawHtml: string, pageUrl: string, options: ProcessOp
   const page = stage('page type', () => recognisePage(scan, cleaned, pageUrl), () => ({ type: 'service' as const, evidence: ['page type failed'], jsonLd: [] }));
   const body = options.includeTags?.length ? keepIncluded(document, options.includeTags) : cleaned;
   const cleanedAt = performance.now();
-  const main = options.onlyMainContent ? extractMainContent(document, page, page.jsonLd) : null;
+  // The same steps again, for main-content extractors after the first (the first prunes `document`).
+  const prepareAgain = (): Document => {
+    const copy = parsePage(rawHtml);
+    try {
+      cleanPage(copy, scanPage(copy), base, options);
+    } catch {
+      // Reported in `warning` by the first pass, which failed the same way.
+    }
+    if (options.includeTags?.length) keepIncluded(copy, options.includeTags);
+    return copy;
+  };
+  const main = options.onlyMainContent ? extractMainContent(document, page, page.jsonLd, prepareAgain) : null;
   const root = main?.root ?? body;
   const mainAt = performance.now();
   const text = stage('text', () => toText(root), () => root.textContent ?? '');
