@@ -1,14 +1,25 @@
 import type { z } from 'zod';
 import { AppError, type ErrorDetail } from '../errors';
 
-/** zod issues as `details`, one entry per offending field (each unknown key its own). */
-export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetail[] {
+/** Whether a union option's issues only say the input is of another kind (a string where it wants an object). */
+const wrongKind = (branch: readonly z.core.$ZodIssue[]): boolean => branch.length === 1 && branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0;
+
+/**
+ * zod issues as `details`, one entry per offending field (each unknown key its own). A union
+ * none of whose options matched says only "Invalid input"; when one option alone takes input of
+ * that kind (the string form of a format, say), its own issues are what the caller needs.
+ */
+export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): ErrorDetail[] {
   return issues.flatMap((issue) => {
-    const base = issue.path.map(String);
+    const path = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ path: [...base, key].join('.'), message: `Unknown field "${key}"` }));
+      return issue.keys.map((key) => ({ path: [...path, key].map(String).join('.'), message: `Unknown field "${key}"` }));
     }
-    return [{ path: base.join('.'), message: issue.message }];
+    if (issue.code === 'invalid_union') {
+      const sameKind = issue.errors.filter((branch) => !wrongKind(branch));
+      if (sameKind.length === 1) return issuesToDetails(sameKind[0]!, path);
+    }
+    return [{ path: path.map(String).join('.'), message: issue.message }];
   });
 }
 

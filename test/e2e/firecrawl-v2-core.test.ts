@@ -208,6 +208,15 @@ describe('the Firecrawl v2 client (default export of @mendable/firecrawl-js@4) a
     expect(body).toMatchObject({ success: false, code: 'BAD_REQUEST' });
     expect(body.details).toContainEqual({ path: 'formats', message: 'the changeTracking format compares markdown; add "markdown" to formats' });
   });
+
+  it('tells a client that names an options-taking format as a string how to give it', async () => {
+    const { status, body } = await api('/v2/scrape', { body: { url: at('/article'), formats: ['markdown', 'json'] } });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ success: false, code: 'BAD_REQUEST' });
+    expect(body.error).toContain('formats.1: "json" takes options, so it is given as an object: {"type": "json", "schema": {...}} and/or "prompt"');
+    const unknown = await api('/v2/scrape', { body: { url: at('/article'), formats: ['markdwn'] } });
+    expect(unknown.body.details).toEqual([{ path: 'formats.0', message: expect.stringMatching(/^Invalid option: expected one of "markdown"\|"html"/) }]);
+  });
 });
 
 describe('the Firecrawl v2 client: map, search, extract', () => {

@@ -66,9 +66,20 @@ const plainFormatObjectSchema = z
   .strictObject({ type: z.enum(['markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'text']) })
   .describe('A format without options, in object form.');
 
+/** The object form of the formats that need options, for the error that names one as a string. */
+const OBJECT_ONLY_FORMATS = new Map([
+  ['json', '{"type": "json", "schema": {...}} and/or "prompt"'],
+  ['attributes', '{"type": "attributes", "selectors": [{"selector": "...", "attribute": "..."}]}'],
+]);
+
 /** One entry of v2 `formats`: a name, or an object with its options. */
 export const v2FormatSchema = z.union([
-  z.enum(V2_STRING_FORMATS),
+  z.enum(V2_STRING_FORMATS, {
+    error: (issue) => {
+      const objectForm = typeof issue.input === 'string' ? OBJECT_ONLY_FORMATS.get(issue.input) : undefined;
+      return objectForm ? `"${String(issue.input)}" takes options, so it is given as an object: ${objectForm}` : undefined;
+    },
+  }),
   jsonFormatSchema,
   screenshotFormatSchema,
   changeTrackingFormatSchema,
