@@ -24,6 +24,8 @@ export interface ApiDeps {
   admission: ScrapeAdmission;
   /** This process's own scrape worker (EAGER_SCRAPES), which runs the scrapes it starts eagerly. */
   scrapeWorker?: Pick<ApiScrapeWorker, 'eagerClient' | 'hasRun'>;
+  /** The Temporal SDK's exporter for that worker, whose series /metrics appends. */
+  temporalMetricsUrl?: string | undefined;
 }
 
 /** What the API process adds to its dependencies beyond what the configuration gives. */
@@ -32,6 +34,8 @@ export interface ApiProcessOptions {
   scrapeWorker?: boolean;
   /** Tracing of the scrape worker's workflows and activities (OTEL_EXPORTER_OTLP_ENDPOINT set). */
   tracing?: WorkerTracing | undefined;
+  /** URL of the SDK's Prometheus exporter of this process (API_TEMPORAL_METRICS_PORT). */
+  temporalMetricsUrl?: string | undefined;
 }
 
 /**
@@ -46,7 +50,7 @@ export function openApiDeps(config: Config, logger: Logger, options: ApiProcessO
   const admission = new ScrapeAdmission(database.db, config.MAX_SCRAPES_IN_FLIGHT, logger);
   const scrapeWorker = options.scrapeWorker ? new ApiScrapeWorker({ config, screenshots, logger, tracing: options.tracing }) : undefined;
   return {
-    deps: { config, db: database.db, temporal, gate: new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS), logger, screenshots, admission, ...(scrapeWorker && { scrapeWorker }) },
+    deps: { config, db: database.db, temporal, gate: new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS), logger, screenshots, admission, ...(scrapeWorker && { scrapeWorker, temporalMetricsUrl: options.temporalMetricsUrl }) },
     ...(scrapeWorker && { scrapeWorker }),
     close: async () => {
       admission.close();

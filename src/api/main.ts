@@ -2,7 +2,7 @@ import http from 'node:http';
 import { ConfigError, loadConfig } from '../config/env';
 import { createLogger } from '../log';
 import { migrateWhenPostgresIsUp } from '../startup/wait-for-dependencies';
-import { installTemporalLogger } from '../temporal/runtime-logger';
+import { installTemporalRuntime } from '../temporal/install-runtime';
 import { startTracing } from '../telemetry/tracing';
 import { workerTracing } from '../telemetry/worker-tracing';
 import { openApiDeps } from './api-deps';
@@ -16,8 +16,8 @@ async function main(): Promise<void> {
   const logger = createLogger('api', config.LOG_LEVEL);
   const tracing = startTracing('wcs-api', config.OTEL_EXPORTER_OTLP_ENDPOINT);
   // The API stops its own scrape worker when it stops (see stop below), not on the SDK's signals.
-  if (config.EAGER_SCRAPES) installTemporalLogger(logger, []);
-  const { deps, scrapeWorker, close } = openApiDeps(config, logger, { scrapeWorker: config.EAGER_SCRAPES, tracing: tracing && workerTracing(tracing) });
+  const temporalMetricsUrl = config.EAGER_SCRAPES ? installTemporalRuntime(logger, { metricsPort: config.API_TEMPORAL_METRICS_PORT, shutdownSignals: [] }) : undefined;
+  const { deps, scrapeWorker, close } = openApiDeps(config, logger, { scrapeWorker: config.EAGER_SCRAPES, tracing: tracing && workerTracing(tracing), temporalMetricsUrl });
   // Listening before Postgres is up and migrated: until then the starting app answers (503s),
   // so a restart during an outage serves clients as a running API does.
   let handle = startingApp(logger).callback();

@@ -3,6 +3,7 @@ import type { ApiDeps } from '../api/api-deps';
 import type { RouteTable } from '../api/route';
 import { refreshBacklogGauges } from './backlog-metrics';
 import { metrics } from './registry';
+import { temporalSdkSeries } from './sdk-series';
 
 /**
  * GET /metrics on the API's own port, in the Prometheus text format, without a key: like
@@ -14,13 +15,14 @@ export function registerMetricsRoute(routes: RouteTable, deps: ApiDeps): void {
     path: '/metrics',
     tag: 'Operations',
     summary: 'Prometheus metrics of this API process',
-    description: 'Requests by route and status, latency histograms, jobs and pages in flight per team, task-queue backlog; see the README, "Metrics".',
+    description: 'Requests by route and status, latency histograms, jobs and pages in flight per team, task-queue backlog, and the Temporal SDK series of its own scrape worker; see the README, "Metrics".',
     auth: false,
     responses: { 200: { description: 'Prometheus text exposition format', schema: z.string(), contentType: 'text/plain' } },
     handler: async (ctx) => {
       await refreshBacklogGauges({ db: deps.db, temporal: deps.temporal, namespace: deps.config.TEMPORAL_NAMESPACE, queues: Object.values(deps.config.taskQueues) });
+      const [own, sdk] = await Promise.all([metrics.metrics(), temporalSdkSeries(deps.temporalMetricsUrl, deps.logger)]);
       ctx.type = metrics.contentType;
-      ctx.body = await metrics.metrics();
+      ctx.body = sdk ? `${own}\n${sdk}` : own;
     },
   });
 }

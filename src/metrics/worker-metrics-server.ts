@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { metrics } from './registry';
+import { temporalSdkSeries } from './sdk-series';
 
 /** Where the worker serves its metrics. */
 export interface WorkerMetricsOptions {
@@ -23,27 +24,14 @@ export interface WorkerMetricsServer {
   close(): Promise<void>;
 }
 
-/** How long /metrics waits on the SDK's exporter before answering without its series. */
-const SDK_EXPORTER_TIMEOUT_MS = 2_000;
-
 /** A small HTTP listener serving the worker process's /metrics (and nothing else). */
 export async function startWorkerMetricsServer(o: WorkerMetricsOptions, logger: Logger): Promise<WorkerMetricsServer> {
-  const sdkSeries = async (): Promise<string> => {
-    if (!o.temporalMetricsUrl) return '';
-    try {
-      const response = await fetch(o.temporalMetricsUrl, { signal: AbortSignal.timeout(SDK_EXPORTER_TIMEOUT_MS) });
-      return response.ok ? await response.text() : '';
-    } catch (err) {
-      logger.warn({ err }, 'the Temporal SDK metrics exporter did not answer');
-      return '';
-    }
-  };
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, code: 'NOT_FOUND', error: 'Only GET /metrics is served here' }));
       return;
     }
-    void Promise.all([metrics.metrics(), sdkSeries()]).then(
+    void Promise.all([metrics.metrics(), temporalSdkSeries(o.temporalMetricsUrl, logger)]).then(
       ([own, sdk]) => res.writeHead(200, { 'content-type': metrics.contentType }).end(sdk ? `${own}\n${sdk}` : own),
       (err: unknown) => {
         logger.error({ err }, 'metrics failed');

@@ -1,4 +1,4 @@
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, type LogLevel } from '@temporalio/worker';
 import type { Logger } from 'pino';
 
 const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
@@ -25,12 +25,3 @@ export function temporalSdkLogger(logger: Logger): DefaultLogger {
  * outside our JSON log.
  */
 export const CORE_LOG_FORWARDING = { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } } as const;
-
-/**
- * Installs the SDK's runtime with our logger and nothing else (a worker adds metrics:
- * worker-runtime.ts). `shutdownSignals`: the signals on which the runtime stops this process's
- * workers itself (the SDK's default: SIGINT, SIGTERM, SIGQUIT, SIGUSR2); the API stops its own.
- */
-export function installTemporalLogger(logger: Logger, shutdownSignals?: NodeJS.Signals[]): void {
-  Runtime.install({ logger: temporalSdkLogger(logger), telemetryOptions: CORE_LOG_FORWARDING, ...(shutdownSignals && { shutdownSignals }) });
-}

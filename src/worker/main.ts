@@ -6,7 +6,7 @@ import { createLogger } from '../log';
 import { startWorkerMetricsServer } from '../metrics/worker-metrics-server';
 import { connectWhenTemporalIsUp, migrateWhenPostgresIsUp } from '../startup/wait-for-dependencies';
 import { startTracing } from '../telemetry/tracing';
-import { installWorkerRuntime } from '../telemetry/worker-runtime';
+import { installTemporalRuntime } from '../temporal/install-runtime';
 import { workerTracing } from '../telemetry/worker-tracing';
 import { createWorkers } from './create-workers';
 
@@ -14,7 +14,7 @@ import { createWorkers } from './create-workers';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger('worker', config.LOG_LEVEL);
-  const temporalMetricsUrl = installWorkerRuntime(logger, config.TEMPORAL_METRICS_PORT);
+  const temporalMetricsUrl = installTemporalRuntime(logger, { metricsPort: config.TEMPORAL_METRICS_PORT });
   const tracing = startTracing('wcs-worker', config.OTEL_EXPORTER_OTLP_ENDPOINT);
   // Nothing is open yet that needs closing, so a stop signal while waiting for Postgres or
   // Temporal ends the process (the SDK's own handler, installed with the runtime, only stops workers).

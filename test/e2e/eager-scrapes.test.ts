@@ -74,6 +74,9 @@ describe('scrapes the API starts', () => {
     // Temporal handed the first task back with the start (the API's worker polls the queue too,
     // so where the task ran alone would not tell).
     expect(await eagerStarts(eager)).toEqual({ eager: before.eager + 1, queued: before.queued });
+    // The API's /metrics carries its scrape worker's Temporal SDK series, as a worker's does.
+    const m = await scrapeMetrics(`${eager.apiUrl}/metrics`);
+    expect(sampleSum(m, 'temporal_workflow_task_execution_latency_seconds_count', { task_queue: `${inject('queuePrefix')}-eager-scrape` })).toBeGreaterThanOrEqual(1);
   });
 
   it('run on the worker processes when the API runs no scrape worker (EAGER_SCRAPES=false)', async () => {

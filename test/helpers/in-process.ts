@@ -8,7 +8,7 @@ import { createApp } from '../../src/api/app';
 import { loadConfig, type Config } from '../../src/config/env';
 import { connectDatabase } from '../../src/db/client';
 import { createLogger } from '../../src/log';
-import { installTemporalLogger } from '../../src/temporal/runtime-logger';
+import { installTemporalRuntime } from '../../src/temporal/install-runtime';
 import { createWorkers, type WorkerExtensions } from '../../src/worker/create-workers';
 
 /**
@@ -55,7 +55,7 @@ let runtimeInstalled = false;
 export async function startInProcessWorkers(config: Config, extensions: WorkerExtensions = {}): Promise<Running> {
   if (!runtimeInstalled) {
     // The SDK logs to the console by default; route it through our (quiet) logger instead.
-    installTemporalLogger(createLogger('worker', config.LOG_LEVEL));
+    installTemporalRuntime(createLogger('worker', config.LOG_LEVEL));
     runtimeInstalled = true;
   }
   const database = connectDatabase(config.DATABASE_URL, 2);

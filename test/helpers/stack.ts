@@ -52,6 +52,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     RATE_LIMIT_PER_MINUTE: '0',
     WORKER_METRICS_PORT: String(workerMetricsPort),
     TEMPORAL_METRICS_PORT: String(await freePort()),
+    API_TEMPORAL_METRICS_PORT: String(await freePort()),
     ...o.env,
   };
   const logTo = (name: string) => {
