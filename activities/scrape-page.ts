@@ -13,68 +13,79 @@ import type { ScreenshotStore } from '../src/screenshots/screenshot-store';
 import { withAppFailures } from './app-failure';
 import { withHeartbeat } from './heartbeat';
 
-export interface ScrapeActivityDeps {
+/** What the plain-HTTP scrape activity needs: an API process's own scrape worker has no more. */
+export interface HttpScrapeActivityDeps {
   db: Db;
   http: HttpScraper;
+}
+
+export interface ScrapeActivityDeps extends HttpScrapeActivityDeps {
   /** Created on first use, so an HTTP-only worker never starts Chromium. */
   browser: () => BrowserScraper;
   screenshots: ScreenshotStore;
 }
 
-/** Page-scrape activities. Each is idempotent: a page stored by an earlier attempt is returned as is. */
-export function createScrapeActivities(deps: ScrapeActivityDeps) {
-  const keepsMarkup = (task: PageTask) => task.options.formats.includes('rawHtml') || extractsJson(task);
+const keepsMarkup = (task: PageTask) => task.options.formats.includes('rawHtml') || extractsJson(task);
 
-  async function store(task: PageTask, page: ScrapedPage, variant: string): Promise<PageTaskOutcome> {
-    const deferred = extractsJson(task);
-    const credits = deferred || !chargedPerPage(task)
-      ? 0
-      : pageCredits({ renderer: page.renderer, screenshot: task.options.formats.some((f) => f.startsWith('screenshot')), json: false });
-    const stored = await storeScrapedPage(deps.db, task, page, { amount: credits, operation: task.operation, idempotencyKey: task.chargeKey }, {
-      keepRawHtml: keepsMarkup(task),
-      searchable: indexableWith(task.options),
-      finishJob: task.finishJob && !deferred,
-      variant,
-    });
-    return { kind: 'stored', ...stored };
-  }
+async function store(db: Db, task: PageTask, page: ScrapedPage, variant: string): Promise<PageTaskOutcome> {
+  const deferred = extractsJson(task);
+  const credits = deferred || !chargedPerPage(task)
+    ? 0
+    : pageCredits({ renderer: page.renderer, screenshot: task.options.formats.some((f) => f.startsWith('screenshot')), json: false });
+  const stored = await storeScrapedPage(db, task, page, { amount: credits, operation: task.operation, idempotencyKey: task.chargeKey }, {
+    keepRawHtml: keepsMarkup(task),
+    searchable: indexableWith(task.options),
+    finishJob: task.finishJob && !deferred,
+    variant,
+  });
+  return { kind: 'stored', ...stored };
+}
 
-  /** An earlier attempt's stored page, or a fresh enough copy from any job (`maxAge`). */
-  async function reuse(task: PageTask, variant: string): Promise<PageTaskOutcome | null> {
-    // Only a retry can find its own page stored; a first attempt skips the query (storing and
-    // charging are idempotent either way).
-    const stored = Context.current().info.attempt > 1 ? await findStoredPage(deps.db, task.jobId, task.urlKey) : undefined;
-    if (stored) return { kind: 'stored', ...stored };
-    // Screenshots and action results belong to one render; a stored copy has neither.
-    const renderOnly = task.options.actions?.length || task.options.formats.some((f) => f.startsWith('screenshot'));
-    if (task.options.maxAge <= 0 || renderOnly) return null;
-    const cached = await findCachedPage(deps.db, task.urlKey, variant, task.options.maxAge, { rawHtml: keepsMarkup(task), html: task.options.formats.includes('html') });
-    return cached ? store(task, cachedPageAsScraped(cached), variant) : null;
-  }
+/** An earlier attempt's stored page, or a fresh enough copy from any job (`maxAge`). */
+async function reuse(db: Db, task: PageTask, variant: string): Promise<PageTaskOutcome | null> {
+  // Only a retry can find its own page stored; a first attempt skips the query (storing and
+  // charging are idempotent either way).
+  const stored = Context.current().info.attempt > 1 ? await findStoredPage(db, task.jobId, task.urlKey) : undefined;
+  if (stored) return { kind: 'stored', ...stored };
+  // Screenshots and action results belong to one render; a stored copy has neither.
+  const renderOnly = task.options.actions?.length || task.options.formats.some((f) => f.startsWith('screenshot'));
+  if (task.options.maxAge <= 0 || renderOnly) return null;
+  const cached = await findCachedPage(db, task.urlKey, variant, task.options.maxAge, { rawHtml: keepsMarkup(task), html: task.options.formats.includes('html') });
+  return cached ? store(db, task, cachedPageAsScraped(cached), variant) : null;
+}
 
+/** The plain-HTTP page scrape. Idempotent: a page stored by an earlier attempt is returned as is. */
+export function createHttpScrapeActivity(deps: HttpScrapeActivityDeps) {
   return {
     /** Fetches over plain HTTP; answers `needs-browser` for pages only a browser can fill. */
     async scrapePageHttp(task: PageTask): Promise<PageTaskOutcome> {
       return withAppFailures(async () => {
         const variant = contentVariant(task.options);
-        const reused = await reuse(task, variant);
+        const reused = await reuse(deps.db, task, variant);
         if (reused) return reused;
         const result = await deps.http.scrape(task.url, task.options, task.deadline, Context.current().cancellationSignal);
         if (result.kind === 'needs-browser') return result;
-        return store(task, result.page, variant);
+        return store(deps.db, task, result.page, variant);
       });
     },
+  };
+}
+
+/** Page-scrape activities. Each is idempotent: a page stored by an earlier attempt is returned as is. */
+export function createScrapeActivities(deps: ScrapeActivityDeps) {
+  return {
+    ...createHttpScrapeActivity(deps),
 
     /** Renders in Chromium. */
     async scrapePageBrowser(task: PageTask): Promise<PageTaskOutcome> {
       return withAppFailures(() =>
         withHeartbeat(async () => {
           const variant = contentVariant(task.options);
-          const reused = await reuse(task, variant);
+          const reused = await reuse(deps.db, task, variant);
           if (reused) return reused;
           const save = deps.screenshots.saverFor({ teamId: task.teamId, jobId: task.jobId });
           const page = await deps.browser().scrape(task.url, task.options, task.deadline, Context.current().cancellationSignal, save);
-          return store(task, page, variant);
+          return store(deps.db, task, page, variant);
         }),
       );
     },

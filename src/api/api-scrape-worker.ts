@@ -2,11 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import { createScrapeActivities } from '../../activities/scrape-page';
+import { createHttpScrapeActivity } from '../../activities/scrape-page';
 import type { Config } from '../config/env';
 import { connectDatabase, type Database } from '../db/client';
 import { openHttpScraping, type HttpScraping } from '../scrape/open-http-scraper';
-import type { ScreenshotStore } from '../screenshots/screenshot-store';
 import { clientTracingInterceptors } from '../telemetry/client-tracing';
 import type { WorkerTracing } from '../telemetry/worker-tracing';
 import { bundleWorkflowsInChild } from '../worker/workflow-bundle';
@@ -22,7 +21,6 @@ const RESTART_DELAY_MS = { initial: 1_000, max: 30_000 };
 
 export interface ApiScrapeWorkerDeps {
   config: Config;
-  screenshots: ScreenshotStore;
   logger: Logger;
   tracing?: WorkerTracing | undefined;
 }
@@ -121,15 +119,7 @@ export class ApiScrapeWorker {
   }
 
   private createWorker(connection: NativeConnection, workflowBundle: { code: string }, scraping: HttpScraping, database: Database): Promise<Worker> {
-    const { config, screenshots, tracing } = this.deps;
-    const scrape = createScrapeActivities({
-      db: database.db,
-      http: scraping.http,
-      browser: () => {
-        throw new Error('the API scrape worker renders nothing: browser work goes to the browser queue');
-      },
-      screenshots,
-    });
+    const { config, tracing } = this.deps;
     return Worker.create({
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
@@ -137,7 +127,7 @@ export class ApiScrapeWorker {
       workflowBundle,
       // Only the plain-HTTP step, which the scrape workflow runs as a local activity; its
       // regular activities stay with the worker processes.
-      activities: { scrapePageHttp: scrape.scrapePageHttp },
+      activities: createHttpScrapeActivity({ db: database.db, http: scraping.http }),
       enableNonLocalActivities: false,
       shutdownGraceTime: SHUTDOWN_GRACE,
       ...(tracing && { interceptors: { activity: tracing.interceptors.activity ?? [] }, sinks: tracing.sinks }),
