@@ -5,17 +5,22 @@ import { describeFailure, PAGE_RETRY } from './page-activities';
 
 export interface ScreenshotWorkflowInput {
   task: Omit<ScreenshotTask, 'deadline'>;
+  /** The browser task queue, where the capture runs. */
+  browserQueue: string;
 }
 
 const { recordScreenshotFailure } = proxyActivities<ScreenshotActivities>({ startToCloseTimeout: '30s', retry: { maximumAttempts: 5 } });
 
 /**
- * POST /v1/screenshot, on the browser task queue: one capture activity that heartbeats, so a
- * crashed browser or worker is retried on a fresh one; the API reads the result from Postgres.
+ * POST /v1/screenshot, on the scrape task queue like the other single-page workflows: one
+ * capture activity on the browser queue that heartbeats, so a crashed browser or worker is
+ * retried on a fresh one; the API reads the result from Postgres. (Browser workers then run
+ * activities only, and spare the memory of a workflow thread.)
  */
-export async function screenshotWorkflow({ task }: ScreenshotWorkflowInput): Promise<{ screenshotId: string }> {
+export async function screenshotWorkflow({ task, browserQueue }: ScreenshotWorkflowInput): Promise<{ screenshotId: string }> {
   const { timeout } = task.options;
   const { captureScreenshot } = proxyActivities<ScreenshotActivities>({
+    taskQueue: browserQueue,
     startToCloseTimeout: timeout + 10_000,
     scheduleToCloseTimeout: timeout * 2 + 20_000,
     heartbeatTimeout: '10s',

@@ -39,9 +39,9 @@ export interface WorkerSet {
 
 /**
  * Builds the workers this process runs: the HTTP queue (workflows, plain-HTTP activities, the
- * screenshot cleanup) with the scrape queue beside it, and the browser queue (Chromium
- * activities and the screenshot workflow), each only if WORKER_QUEUES names it. A worker on the HTTP queue also makes sure the cleanup
- * Schedule exists.
+ * screenshot cleanup) with the scrape queue beside it (single-page and screenshot workflows),
+ * and the browser queue (Chromium activities only), each only if WORKER_QUEUES names it. A
+ * worker on the HTTP queue also makes sure the cleanup Schedule exists.
  */
 export async function createWorkers(
   config: Config,
@@ -95,8 +95,6 @@ export async function createWorkers(
     perHostBatches: config.CRAWL_HOST_CONCURRENCY,
     teamPagesInFlight: config.TEAM_PAGES_IN_FLIGHT,
   });
-  // The http, scrape and browser queues all run workflows (screenshots run on the browser queue); bundle them once, in a child process.
-  const workflowBundle = await bundleWorkflowsInChild(extensions.tracing?.workflowInterceptorModules);
   const { tracing } = extensions;
   const interceptors: WorkerInterceptors = {
     ...extensions.interceptors,
@@ -105,7 +103,6 @@ export async function createWorkers(
   const common = {
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
-    workflowBundle,
     // A heartbeat is sent at most this often (else every 0.8 x heartbeatTimeout, 8 s for a crawl
     // batch), and its answer is how a running activity learns it was cancelled: within 2 s, the
     // activity's abort signal stops its fetch, its render or its processing thread.
@@ -115,9 +112,13 @@ export async function createWorkers(
   };
   const workers: Worker[] = [];
   if (config.WORKER_QUEUES.includes('http')) {
+    // Workflows run on the http and scrape queues only: a browser worker runs activities, and
+    // so has no workflow thread (about 45 MB each). Bundled once, in a child process.
+    const workflowBundle = await bundleWorkflowsInChild(tracing?.workflowInterceptorModules);
     workers.push(
       await Worker.create({
         ...common,
+        workflowBundle,
         taskQueue: config.taskQueues.http,
         activities: {
           scrapePageHttp: scrape.scrapePageHttp,
@@ -139,12 +140,13 @@ export async function createWorkers(
     );
     // Scrapes the API starts run here when the API's own scrape worker is busy, absent or gone
     // (see api-scrape-worker.ts), and their regular activities (a failure record, a json
-    // extraction) always do.
+    // extraction) always do; so do screenshot workflows, whose capture is on the browser queue.
     workers.push(
       await Worker.create({
         ...common,
+        workflowBundle,
         taskQueue: config.taskQueues.scrape,
-        activities: { scrapePageHttp: scrape.scrapePageHttp, recordPageFailure: scrape.recordPageFailure, ...extract },
+        activities: { scrapePageHttp: scrape.scrapePageHttp, recordPageFailure: scrape.recordPageFailure, recordScreenshotFailure: shots.recordScreenshotFailure, ...extract },
       }),
     );
     await ensureCleanupSchedule(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config);
@@ -158,7 +160,6 @@ export async function createWorkers(
           scrapePageBrowser: scrape.scrapePageBrowser,
           crawlBatchBrowser: crawl.crawlBatchBrowser,
           captureScreenshot: shots.captureScreenshot,
-          recordScreenshotFailure: shots.recordScreenshotFailure,
         },
         maxConcurrentActivityTaskExecutions: config.BROWSER_MAX_PAGES * 2,
       }),

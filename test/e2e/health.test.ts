@@ -14,7 +14,7 @@ describe('health endpoints', () => {
     const { status, body } = await api('/readyz', { key: null });
     expect(status).toBe(200);
     expect(body.status).toBe('ready');
-    expect(Object.keys(body.checks).sort()).toEqual(['postgres', 'temporal', `${prefix}-browser:activities`, `${prefix}-browser:workflows`, `${prefix}-http:activities`, `${prefix}-http:workflows`, `${prefix}-scrape:activities`, `${prefix}-scrape:api-worker`, `${prefix}-scrape:workflows`].sort());
+    expect(Object.keys(body.checks).sort()).toEqual(['postgres', 'temporal', `${prefix}-browser:activities`, `${prefix}-http:activities`, `${prefix}-http:workflows`, `${prefix}-scrape:activities`, `${prefix}-scrape:api-worker`, `${prefix}-scrape:workflows`].sort());
     for (const [name, check] of Object.entries(body.checks)) expect({ name, ok: (check as { ok: boolean }).ok }).toEqual({ name, ok: true });
     expect(body.checks[`${prefix}-http:workflows`].detail).toMatch(/^\d+ poller\(s\)$/);
   });
@@ -37,13 +37,12 @@ describe('/readyz when no worker polls the task queues', () => {
       expect.arrayContaining([
         { path: `${prefix}-http:workflows`, message: `no worker is polling ${prefix}-http` },
         { path: `${prefix}-http:activities`, message: `no worker is polling ${prefix}-http` },
-        { path: `${prefix}-browser:workflows`, message: `no worker is polling ${prefix}-browser` },
         { path: `${prefix}-browser:activities`, message: `no worker is polling ${prefix}-browser` },
         { path: `${prefix}-scrape:workflows`, message: `no worker is polling ${prefix}-scrape` },
         { path: `${prefix}-scrape:activities`, message: `no worker is polling ${prefix}-scrape` },
       ]),
     );
-    expect(body.details).toHaveLength(6);
+    expect(body.details).toHaveLength(5);
   });
 
   it('still answers /healthz, which checks only the process', async () => {

@@ -73,7 +73,6 @@ export function registerHealthRoutes(routes: RouteTable, deps: ApiDeps): void {
           temporal: async () => void (await service.getSystemInfo({})),
           [`${http}:workflows`]: pollers(http, TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW),
           [`${http}:activities`]: pollers(http, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY),
-          [`${browser}:workflows`]: pollers(browser, TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW),
           [`${browser}:activities`]: pollers(browser, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY),
           [`${scrape}:workflows`]: pollers(scrape, TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW),
           [`${scrape}:activities`]: pollers(scrape, TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY),

@@ -40,7 +40,7 @@ export function registerScreenshotRoutes(routes: RouteTable, deps: ApiDeps): voi
     tag: 'Screenshots',
     summary: 'Capture a page as an image',
     description:
-      'Runs a short Temporal workflow (`screenshot-<jobId>`) on the browser task queue: the page is rendered, left to settle (network quiet, bounded), scrolled through for full-page captures, and captured. Nothing on the page is dismissed. The image URL needs no key and expires after SCREENSHOT_TTL_SECONDS.',
+      'Runs a short Temporal workflow (`screenshot-<jobId>`) on the scrape task queue, its capture on the browser queue: the page is rendered, left to settle (network quiet, bounded), scrolled through for full-page captures, and captured. Nothing on the page is dismissed. The image URL needs no key and expires after SCREENSHOT_TTL_SECONDS.',
     auth: true,
     shedLoad: () => deps.admission.refuseIfSaturated(),
     body: screenshotRequestSchema,
@@ -64,10 +64,10 @@ export function registerScreenshotRoutes(routes: RouteTable, deps: ApiDeps): voi
         const jobId = randomUUID();
         await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'screenshot', url: body.url, options, ttlHours: deps.config.JOB_TTL_HOURS });
         const run = deps.temporal.workflow.execute(screenshotWorkflow, {
-          taskQueue: deps.config.taskQueues.browser,
+          taskQueue: deps.config.taskQueues.scrape,
           workflowId: `screenshot-${jobId}`,
           workflowExecutionTimeout: options.timeout * 3 + 60_000,
-          args: [{ task: { jobId, teamId: team.teamId, url: body.url, options, requestedAt } }],
+          args: [{ task: { jobId, teamId: team.teamId, url: body.url, options, requestedAt }, browserQueue: deps.config.taskQueues.browser }],
         });
         const { screenshotId } = await awaitWorkflowResult(run, options.timeout, 'screenshot');
         const row = await deps.screenshots.findLive(screenshotId);
