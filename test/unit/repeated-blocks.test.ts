@@ -31,4 +31,17 @@ describe('dropRepeatedBlocks', () => {
     expect(text.match(/Luxe Sateen/g)).toHaveLength(1);
     expect(text.match(/Optional upgrade/g)).toHaveLength(2);
   });
+
+  it('keeps one copy of a guide shipped as a desktop layout and a mobile accordion, and mobile-only words said once', () => {
+    const guide = '<p>Carry-on luggage is your travel companion, designed to hold your essentials.</p><p>Carry-on sizes vary with the airline and its regulations.</p>';
+    const text = dedupe(
+      `<div class="d-none d-md-block"><h3>The essentials of carry-on luggage</h3>${guide}</div>` +
+        `<div class="accordion d-md-none"><div class="card"><div class="card-header">The essentials</div><div class="collapse">${guide}</div></div></div>` +
+        '<div class="md:hidden"><p>Free delivery on every carry-on ordered this week.</p><p>Free returns for 60 days on every suitcase.</p></div>',
+    );
+    expect(text.match(/travel companion/g)).toHaveLength(1);
+    expect(text.match(/Carry-on sizes vary/g)).toHaveLength(1);
+    expect(text).toContain('Free delivery on every carry-on');
+  });
 });
+

@@ -19,6 +19,42 @@ const VALUES = 'td, th, pre, code';
 
 const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
+/**
+ * A class that shows or hides an element at some screen sizes only: Bootstrap's `d-md-none`,
+ * `d-lg-block`, `hidden-xs`, `visible-sm`, Tailwind's `md:hidden`, Foundation's
+ * `show-for-small-only`, and the plain `mobile-only`, `hide-desktop`.
+ */
+const SCREEN_SIZE_CLASS =
+  /^(?:d-(?:sm|md|lg|xl|xxl)-[a-z-]+|(?:sm|md|lg|xl|2xl):(?:hidden|block|flex|grid|inline|inline-block|inline-flex|table|contents)|(?:hidden|visible)-(?:xs|sm|md|lg|xl|mobile|desktop|tablet)|(?:show|hide)-for-(?:small|medium|large)(?:-only|-up)?|hide-(?:mobile|desktop|tablet)|(?:mobile|desktop|tablet)-only|only-(?:mobile|desktop|tablet))$/i;
+
+function screenSizeOnly(element: Element): boolean {
+  return (element.getAttribute('class') ?? '').split(/\s+/).some((token) => SCREEN_SIZE_CLASS.test(token));
+}
+
+/** Elements whose text is a block of its own, for comparing two copies that wrap their blocks differently. */
+const LEAF_BLOCKS = 'p, li, dt, dd, h1, h2, h3, h4, h5, h6, blockquote, figcaption';
+
+/**
+ * Removes, in place, each copy of a section that the page shows at some screen sizes only (a
+ * desktop layout of a category's guide, its mobile copy as an accordion) when every block of
+ * it is said elsewhere under `root`: only one of them is on screen at a time. The copies may
+ * wrap their blocks differently, so blocks are compared, not the sections; the later copy then
+ * has no twin left and stays.
+ */
+function dropScreenSizeCopies(root: Element): void {
+  const elsewhere = new Map<string, Element[]>();
+  for (const block of root.querySelectorAll(LEAF_BLOCKS)) {
+    const text = squash(block.textContent);
+    if (text.length >= MIN_LENGTH) elsewhere.set(text, [...(elsewhere.get(text) ?? []), block]);
+  }
+  for (const copy of [...root.querySelectorAll('[class]')]) {
+    if (!root.contains(copy) || !screenSizeOnly(copy)) continue;
+    const blocks = [...copy.querySelectorAll(LEAF_BLOCKS)].map((block) => squash(block.textContent)).filter((text) => text.length >= MIN_LENGTH);
+    const said = (text: string) => (elsewhere.get(text) ?? []).some((block) => !copy.contains(block) && root.contains(block));
+    if (blocks.length >= 2 && blocks.every(said)) copy.remove();
+  }
+}
+
 /** Removes, in place, every element of two or more blocks whose text an earlier element under `root` has. */
 export function dropRepeatedBlocks(root: Element): void {
   const elements = [...root.querySelectorAll('*')];
@@ -47,4 +83,5 @@ export function dropRepeatedBlocks(root: Element): void {
     const text = squash(element.textContent);
     if (text.length >= MIN_TWIN && text === squash(twin.textContent)) element.remove();
   }
+  dropScreenSizeCopies(root);
 }
