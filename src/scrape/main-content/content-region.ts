@@ -1,3 +1,4 @@
+import { dropAuthorBios, personDescriptions } from './author-bios';
 import { dropFillerLines } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { dropPosterStats } from './poster-stats';
@@ -319,6 +320,8 @@ export interface RegionOptions {
   posts?: boolean | undefined;
   /** A product: drop the shop's purchase terms around it (delivery, returns, payment plans). */
   purchase?: boolean | undefined;
+  /** Drop the author's bio box, found by the page's schema.org Person (an article's, a landing page's). */
+  authorBios?: boolean | undefined;
 }
 
 /**
@@ -343,8 +346,8 @@ function headedSection(heading: Element, root: Element, limit: number): Element[
   return parts;
 }
 
-/** Prunes the document in place and returns the region's root. */
-export function contentRegion(document: Document, options: RegionOptions): Element {
+/** Prunes the document in place and returns the region's root; `jsonLd` is the page's, for what it says of the author. */
+export function contentRegion(document: Document, options: RegionOptions, jsonLd: readonly unknown[] = []): Element {
   const total = visibleLength(document.body);
   const root = regionRoot(document, total);
   const rootLength = visibleLength(root);
@@ -370,6 +373,7 @@ export function contentRegion(document: Document, options: RegionOptions): Eleme
     const tokens = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.split(/\s+/);
     if (tokens.some((token) => CHROME_TOKEN.test(token) || typeChrome?.test(token))) drop(element);
   }
+  if (options.authorBios) dropAuthorBios(root, personDescriptions(jsonLd));
   if (options.chromeHeadings) {
     for (const title of [...root.querySelectorAll('h2, h3, h4')]) {
       if (!kept(title) || !options.chromeHeadings.test((title.textContent ?? '').replace(/\s+/g, ' ').trim())) continue;

@@ -33,10 +33,10 @@ const TRUSTED_SHARE = 0.25;
 
 interface Attempt {
   method: MainContentMethod;
-  run(document: Document): Element | null;
+  run(document: Document, jsonLd: readonly unknown[]): Element | null;
 }
 
-const region = (options: RegionOptions): Attempt => ({ method: 'region', run: (document) => contentRegion(document, options) });
+const region = (options: RegionOptions): Attempt => ({ method: 'region', run: (document, jsonLd) => contentRegion(document, options, jsonLd) });
 
 /** Parts of a product page that are about other things than the product, or by other people. */
 const PRODUCT_CHROME = 'reviews?|ratings?|questions|qa|q-and-a|recently-viewed|also-bought|also-viewed|upsell|cross-sell|similar|carousel|slider|swiper|recs';
@@ -58,13 +58,13 @@ const readability: Attempt = { method: 'readability', run: readabilityContent };
  */
 const cascade = (options: Omit<RegionOptions, 'pruneLinkDense'>): Attempt[] => [region({ ...options, pruneLinkDense: true }), region({ ...options, pruneLinkDense: false }), readability];
 const CASCADE: Record<PageType, Attempt[]> = {
-  article: cascade({ extraChrome: COMMENTS }),
-  documentation: cascade({ extraChrome: COMMENTS, repeatsOnPurpose: true }),
-  service: cascade({ extraChrome: COMMENTS, keepItems: true }),
+  article: cascade({ extraChrome: COMMENTS, authorBios: true }),
+  documentation: cascade({ extraChrome: COMMENTS, authorBios: true, repeatsOnPurpose: true }),
+  service: cascade({ extraChrome: COMMENTS, authorBios: true, keepItems: true }),
   forum: cascade({ posts: true }),
   product: cascade({ purchase: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES }),
-  collection: cascade({ extraChrome: `${COMMENTS}|${FINE_PRINT}`, keepItems: true }),
-  listing: cascade({ extraChrome: `${COMMENTS}|${FINE_PRINT}`, keepItems: true }),
+  collection: cascade({ extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true }),
+  listing: cascade({ extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true }),
 };
 
 /**
@@ -81,9 +81,9 @@ function describe(err: unknown): string {
 }
 
 /** The tighter extractor's pick, when it keeps a share of `kept` in its range; it may not throw the page off. */
-function tryTighter(tighter: { attempt: Attempt; min: number; max: number }, document: Document, kept: number): { root: Element; kept: number } | null {
+function tryTighter(tighter: { attempt: Attempt; min: number; max: number }, document: Document, jsonLd: readonly unknown[], kept: number): { root: Element; kept: number } | null {
   try {
-    const root = tighter.attempt.run(document.cloneNode(true) as Document);
+    const root = tighter.attempt.run(document.cloneNode(true) as Document, jsonLd);
     const length = visibleLength(root);
     return root && length >= kept * tighter.min && length <= kept * tighter.max ? { root, kept: length } : null;
   } catch {
@@ -116,12 +116,12 @@ export function extractMainContent(document: Document, page: PageTypeGuess, json
   const attempts = CASCADE[page.type];
   for (const [i, attempt] of attempts.entries()) {
     try {
-      const root = attempt.run(i === 0 ? document : (unpruned().cloneNode(true) as Document));
+      const root = attempt.run(i === 0 ? document : (unpruned().cloneNode(true) as Document), jsonLd);
       const kept = visibleLength(root);
       if (root && (kept >= TRUSTED_LENGTH || kept >= total * TRUSTED_SHARE)) {
         if (page.type === 'product') productFacts(root, jsonLd);
         const tighter = TIGHTER[page.type];
-        const narrowed = tighter && tighter.attempt.method !== attempt.method ? tryTighter(tighter, root.ownerDocument, kept) : null;
+        const narrowed = tighter && tighter.attempt.method !== attempt.method ? tryTighter(tighter, root.ownerDocument, jsonLd, kept) : null;
         if (!tighter || !narrowed) return result(root, attempt.method, kept);
         passedOver.push({ method: attempt.method, reason: `kept ${kept} characters; ${tighter.attempt.method} kept the same content more tightly (${narrowed.kept})` });
         return result(narrowed.root, tighter.attempt.method, narrowed.kept);

@@ -22,24 +22,32 @@ function typeNames(value: unknown): string[] {
 }
 
 /**
- * schema.org type names the page declares about itself: JSON-LD `@type`s of top-level nodes,
- * `@graph` members and their main entity, and microdata `itemtype`s. Nested values (an
- * article's author, a product's offers) are not the page's type and are not read.
+ * The JSON-LD objects reachable from the top-level blocks through the values `next` picks (each
+ * array or object a level deeper), down to `maxDepth` levels.
  */
-export function schemaTypes(jsonLd: readonly unknown[], itemTypes: readonly string[]): string[] {
-  const found: string[] = [];
+export function jsonLdNodes(jsonLd: readonly unknown[], next: (node: Record<string, unknown>) => unknown[], maxDepth = MAX_DEPTH): Record<string, unknown>[] {
+  const found: Record<string, unknown>[] = [];
   const visit = (node: unknown, depth: number): void => {
-    if (depth > MAX_DEPTH || node === null || typeof node !== 'object') return;
+    if (depth > maxDepth || node === null || typeof node !== 'object') return;
     if (Array.isArray(node)) {
       for (const item of node) visit(item, depth + 1);
       return;
     }
     const record = node as Record<string, unknown>;
-    found.push(...typeNames(record['@type']));
-    visit(record['@graph'], depth + 1);
-    visit(record.mainEntity, depth + 1);
+    found.push(record);
+    for (const value of next(record)) visit(value, depth + 1);
   };
   for (const block of jsonLd) visit(block, 0);
+  return found;
+}
+
+/**
+ * schema.org type names the page declares about itself: JSON-LD `@type`s of top-level nodes,
+ * `@graph` members and their main entity, and microdata `itemtype`s. Nested values (an
+ * article's author, a product's offers) are not the page's type and are not read.
+ */
+export function schemaTypes(jsonLd: readonly unknown[], itemTypes: readonly string[]): string[] {
+  const found = jsonLdNodes(jsonLd, (record) => [record['@graph'], record.mainEntity]).flatMap((record) => typeNames(record['@type']));
   for (const itemType of itemTypes) for (const t of itemType.split(/\s+/)) if (t) found.push(...typeNames(t));
   return found;
 }
