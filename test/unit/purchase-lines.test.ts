@@ -2,20 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { dropPurchaseLines } from '../../src/scrape/main-content/purchase-lines';
 import { prunedText } from './pruned-text';
 
-const product = (body: string) => prunedText(body, dropPurchaseLines);
+/** The product page `body` after pruning keeps every one of `kept` and none of `dropped`. */
+function expectPruned(body: string, kept: readonly string[], dropped: readonly string[]): void {
+  const text = prunedText(body, dropPurchaseLines);
+  for (const line of kept) expect(text).toContain(line);
+  for (const line of dropped) expect(text).not.toContain(line);
+}
 
 describe('dropPurchaseLines', () => {
   it("drops the shop's delivery, returns, payment, points, stock and rating lines; keeps the product", () => {
-    const text = product(
+    expectPruned(
       '<h1>Arrival T-Shirt</h1><p>$22</p><p>Select a size</p><p>4.4 out of 5 stars</p><span>(1,935) ratings</span><p>or 4 interest-free payments of $5.50 with <b>Klarna</b></p>' +
         '<ul><li><p>Standard Delivery (4-7 Working Days)</p></li><li><p>Free Standard Delivery for orders over $75</p></li></ul><p>Free 90-day returns</p>' +
         '<p>Members <a href="/rewards">earn 176 points</a> on this purchase</p><p>In stock</p>' +
         '<h2>Description</h2><p>A lightweight gym top with sweat-wicking technology. Free delivery van not included: this is a T-shirt, and the next paragraph is about shipping only in passing, in a sentence long enough to be the product description rather than a promise of the shop.</p><p>100% Polyester</p>',
+      ['Arrival T-Shirt', '$22', 'sweat-wicking', '100% Polyester'],
+      ['Select a size', 'out of 5', 'ratings', 'payments', 'Delivery', 'returns', 'points', 'In stock'],
     );
-    expect(text).toContain('Arrival T-Shirt');
-    expect(text).toContain('$22');
-    expect(text).toContain('sweat-wicking');
-    expect(text).toContain('100% Polyester');
-    for (const line of ['Select a size', 'out of 5', 'ratings', 'payments', 'Delivery', 'returns', 'points', 'In stock']) expect(text).not.toContain(line);
+  });
+
+  it("drops price terms, the seller's standing, add-on plans and ways to pay; keeps the product", () => {
+    expectPruned(
+      '<h1>KALLAX Shelf unit</h1><p>Price $79.99</p><p>Best seller</p><p>VAT included (where applicable), plus shipping</p><p>Price when purchased online</p>' +
+        '<p>Low Price Guarantee</p><p>More ways to pay</p><p>Walmart Protection Plan by Allstate</p><p>This item is gift eligible</p><p>More seller options (2)</p>' +
+        '<h2>About this seller</h2><p>Seller feedback</p><h2>Product details</h2><p>A simple shelving unit with smooth surfaces and rounded edges, to stand on the floor or hang on a wall.</p>',
+      ['KALLAX Shelf unit', 'Price $79.99', 'rounded edges'],
+      ['Best seller', 'VAT', 'purchased online', 'Guarantee', 'ways to pay', 'Protection Plan', 'gift', 'seller options', 'About this seller', 'Seller feedback'],
+    );
   });
 });

@@ -27,6 +27,11 @@ const PURCHASE_LINE = new RegExp(
     String.raw`\b\d(?:\.\d+)? (?:stars? )?out of 5\b`,
     String.raw`^\(?\d[\d,.]*\)? (?:reviews?|ratings?)$`,
     String.raw`^(?:no reviews yet|there are no reviews yet|be the first to (?:review|write a review))`,
+    // Price terms, the seller's standing, add-on plans and ways to pay.
+    String.raw`\b(?:vat|tax(?:es)?) (?:included|excluded)\b|\bincl(?:\.|uding|udes)? (?:vat|tax(?:es)?)\b|\b(?:plus|excl(?:\.|uding)?) (?:shipping|delivery)\b`,
+    String.raw`\bprice when purchased online\b|\blow price guarantee\b|\bprice match(?: guarantee)?\b`,
+    String.raw`\bprotection plan\b|\bgift[- ](?:eligible|wrap(?:ping)?)\b`,
+    String.raw`^(?:about (?:this|the) seller|seller(?:'s)? (?:feedback|information|info|other items)|more seller options\b.*|more ways to pay|payment options|checking payment options.*|best ?seller)$`,
   ].join('|'),
   'i',
 );
