@@ -133,6 +133,18 @@ describe('processHtml', () => {
     expect(markdown).not.toContain('Brand Name');
   });
 
+  it("reads a page describing many articles as a blog's index, and keeps every post's title and teaser", () => {
+    const titles = ['Can commit messages include volatile information', 'What we learned from a year of on-call', 'How our search ranks answers', 'The cost of a flaky test'];
+    const posts = titles.map((headline) => ({ '@type': 'Article', headline }));
+    const card = (title: string) =>
+      `<article class="post-card"><h2><a href="/${title.length}">${title}</a></h2><p><a href="/${title.length}">${title}: the story behind it, with the numbers and what we would do differently next time.</a></p><a href="/author">Phoebe Sajor</a></article>`;
+    const page = `<html><head><script type="application/ld+json">${JSON.stringify(posts)}</script></head>
+      <body><main><h1>The Blog</h1>${titles.map(card).join('')}</main></body></html>`;
+    const { markdown, metadata } = processHtml(page, 'https://blog.example.org/', { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true });
+    expect(metadata.pageType).toBe('listing');
+    for (const title of titles) expect(markdown).toContain(`${title}: the story behind it`);
+  });
+
   it('keeps every list of headlines on a front page, and drops a mega menu\'s columns of links', () => {
     const story = (title: string) => `<li class="story"><a href="/${title.length}">${title}, and what it means for the rest of the year</a> <a href="/by">A. Writer</a></li>`;
     const column = (topic: string) => `<div class="col"><b>${topic}</b>${['best rates', 'calculators', 'reviews', 'guides', 'news'].map((l) => `<a href="/${l}">${topic} ${l}</a>`).join(' ')}</div>`;

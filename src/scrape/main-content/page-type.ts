@@ -118,8 +118,10 @@ export function detectPageType(signals: PageSignals, structure: PageStructure): 
   for (const [name, count] of counts) {
     const type = SCHEMA[name];
     if (!type) continue;
-    // Many products (or books) described on one page are the items of a grid or a list.
+    // Many products (or books) described on one page are the items of a grid or a list; many
+    // articles, the entries of a blog's or a section's index.
     if (type === 'product' && count >= MANY_ENTITIES) vote(grid ? 'collection' : 'listing', 3, `${count} schema.org ${name} items`);
+    else if (type === 'article' && count >= MANY_ENTITIES) vote('listing', 3, `${count} schema.org ${name} items`);
     else vote(type, SCHEMA_WEIGHT(name, type), `schema.org ${name}`);
   }
   const og = signals.ogType?.toLowerCase();
