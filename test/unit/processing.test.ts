@@ -133,6 +133,15 @@ describe('processHtml', () => {
     expect(markdown).not.toContain('Brand Name');
   });
 
+  it('reads a page with several things to put in the cart as a grid of them, and keeps each one', () => {
+    const model = (kind: string, name: string, price: string) =>
+      `<section class="${kind}"><h2>${name}</h2><p>${name} headphones with world-class noise cancelling, spatial audio and up to 24 hours of battery.</p><p>${price}</p><button>Add to cart</button></section>`;
+    const page = `<html><body><main><h1>Headphones</h1>${model('hero', 'QuietComfort Ultra', '$429.00')}${model('feature', 'QuietComfort', '$349.00')}${model('spotlight', 'Sport Open', '$199.00')}</main></body></html>`;
+    const { markdown, metadata } = processHtml(page, 'https://shop.example.org/headphones', { formats: ['markdown'], onlyMainContent: true, removeBase64Images: true });
+    expect(metadata.pageType).toBe('collection');
+    for (const name of ['QuietComfort Ultra headphones', 'QuietComfort headphones', 'Sport Open headphones']) expect(markdown).toContain(name);
+  });
+
   it("reads a page describing many articles as a blog's index, and keeps every post's title and teaser", () => {
     const titles = ['Can commit messages include volatile information', 'What we learned from a year of on-call', 'How our search ranks answers', 'The cost of a flaky test'];
     const posts = titles.map((headline) => ({ '@type': 'Article', headline }));

@@ -143,7 +143,8 @@ export function detectPageType(signals: PageSignals, structure: PageStructure): 
   if (s.codeBlocks >= 2) vote('documentation', Math.min(2, s.codeBlocks / 3), `${s.codeBlocks} code blocks`);
   // A CollectionPage is a shop's grid when its items show prices, else a section's listing.
   if (signals.schemaTypes.some((t) => t.toLowerCase() === 'collectionpage')) vote(grid ? 'collection' : 'listing', 3, 'schema.org collectionpage');
-  if (s.cartActions > 0 && s.prices > 0) vote(grid ? 'collection' : 'product', 2, 'cart action and price');
+  // Beside prices, one buy button is a product's; more are a grid's, one per item.
+  if (s.cartActions > 0 && s.prices > 0) vote(grid || !oneThingToBuy ? 'collection' : 'product', 2, 'cart action and price');
   // A long run of priced items outweighs a site-wide og:type or an FAQ block under the grid.
   if (grid) vote('collection', s.pricedItems >= LONG_GRID ? 3 : 1.5, `${s.pricedItems} of ${s.repeatedItems} repeated items show a price`);
   if (s.repeatedItems >= 6 && !grid && s.itemsTextLength > 0.3 * s.textLength) {
