@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { StdioOptions } from 'node:child_process';
 import { startProcess, waitFor, type ManagedProcess } from './child-process';
 import { ROOT } from './paths';
+import { WORKER_NODE_FLAGS, WORKER_PROCESS_ENV } from '../worker/process-settings';
 
 /**
  * The worker's CPU priority below the API's (nice 10): when the machine's cores are all busy,
@@ -17,10 +18,10 @@ const NICE = ['/usr/bin/nice', '/bin/nice'].find((p) => existsSync(p));
 
 /** Starts the API or the worker entry point as its own process, as production runs them. */
 export function startService(role: 'api' | 'worker', env: NodeJS.ProcessEnv, stdio: StdioOptions = 'inherit'): ManagedProcess {
-  const node = [process.execPath, '--import', 'tsx', path.join(ROOT, 'src', role, 'main.ts')];
+  const node = [process.execPath, ...(role === 'worker' ? WORKER_NODE_FLAGS : []), '--import', 'tsx', path.join(ROOT, 'src', role, 'main.ts')];
   // `nice` execs the command in its own process, so the pid is the worker's.
   const [command, ...args] = role === 'worker' && NICE ? [NICE, '-n', String(WORKER_NICENESS), ...node] : node;
-  return startProcess(role, command!, args, { cwd: ROOT, env, stdio });
+  return startProcess(role, command!, args, { cwd: ROOT, env: role === 'worker' ? { ...WORKER_PROCESS_ENV, ...env } : env, stdio });
 }
 
 /** Waits until the API answers /readyz with 200: Postgres, Temporal and every queue's workers are up. */

@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { configVariables } from '../../src/config/env';
 import { ROOT } from '../../src/dev/paths';
 import { searchAttributeFlags } from '../../src/temporal/search-attributes';
+import { WORKER_NODE_FLAGS, WORKER_PROCESS_ENV } from '../../src/worker/process-settings';
 
 /** docker-compose.yml and the Dockerfile cannot be run here (no Docker engine); keep them honest. */
 const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
@@ -16,7 +17,7 @@ const ours = ['api', 'worker-http', 'worker-browser'];
 describe('docker-compose.yml', () => {
   it('sets only variables the service reads on the api and worker services', () => {
     for (const name of ours) {
-      const unknown = Object.keys(compose.services[name]!.environment ?? {}).filter((v) => !configVariables.includes(v));
+      const unknown = Object.keys(compose.services[name]!.environment ?? {}).filter((v) => !configVariables.includes(v) && !(name.startsWith('worker') && v in WORKER_PROCESS_ENV));
       expect({ name, unknown }).toEqual({ name, unknown: [] });
     }
   });
@@ -24,10 +25,11 @@ describe('docker-compose.yml', () => {
   it('runs the real entry points, workers split by WORKER_QUEUES', () => {
     expect(compose.services.api!.command).toEqual(['node', '--import', 'tsx', 'src/api/main.ts']);
     for (const [name, queues] of [['worker-http', 'http'], ['worker-browser', 'browser']]) {
-      expect(compose.services[name!]!.command).toEqual(['node', '--import', 'tsx', 'src/worker/main.ts']);
+      expect(compose.services[name!]!.command).toEqual(['node', ...WORKER_NODE_FLAGS, '--import', 'tsx', 'src/worker/main.ts']);
       expect(compose.services[name!]!.environment!.WORKER_QUEUES).toBe(queues);
+      expect(compose.services[name!]!.environment).toMatchObject(WORKER_PROCESS_ENV);
     }
-    for (const name of ours) for (const file of compose.services[name]!.command!.slice(3)) expect(existsSync(path.join(ROOT, file))).toBe(true);
+    for (const name of ours) expect(existsSync(path.join(ROOT, compose.services[name]!.command!.at(-1)!))).toBe(true);
   });
 
   it('starts each service only once what it needs is healthy or done', () => {

@@ -70,8 +70,9 @@ function threads(filename: string, count: number, heapMb: number | undefined): P
   return new Piscina({
     filename,
     // Thread modules are TypeScript. The service runs under `node --import tsx`, which threads
-    // inherit; a process that compiles TypeScript its own way (a test runner) has to add it.
-    execArgv: process.execArgv.includes('tsx') ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+    // inherit (with the process's V8 flags, which a thread may not be given explicitly); a
+    // process that compiles TypeScript its own way (a test runner) has to add it.
+    ...(!process.execArgv.includes('tsx') && { execArgv: [...process.execArgv, '--import', 'tsx'] }),
     minThreads: count,
     maxThreads: count,
     ...(heapMb && { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }),
