@@ -36,7 +36,7 @@ describe('the Firecrawl v1 client (FirecrawlAppV1 of @mendable/firecrawl-js@4) a
       expect(fromSdk.success).toBe(true);
       if (!fromSdk.success) return;
       const { success: _s, warning, error, metadata, ...formats } = fromSdk as unknown as Record<string, unknown> & { metadata: Record<string, unknown> };
-      const { metadata: apiMetadata, ...apiFormats } = fromApi.body.data;
+      const { metadata: apiMetadata, warning: _apiWarning, ...apiFormats } = fromApi.body.data;
       expect(warning).toBe(fromApi.body.data.warning);
       expect(error).toBeUndefined();
       expect(Object.keys(formats).sort()).toEqual([...((params.formats as string[] | undefined) ?? ['markdown'])].sort());

@@ -75,7 +75,7 @@ describe('real pages', () => {
 
 describe('main-content fallbacks', () => {
   it('names the extractor that ran and why the ones before it were passed over', async () => {
-    const { status, body } = await api('/v1/scrape', { body: { url: fixture('/chrome-only'), formats: ['markdown'] } });
+    const { status, body } = await api('/v1/scrape', { body: { url: fixture('/named-chrome'), formats: ['markdown'] } });
     expect(status).toBe(200);
     expect(body.data.metadata.mainContent).toMatchObject({
       method: 'readability',
@@ -85,6 +85,19 @@ describe('main-content fallbacks', () => {
       ],
     });
     expect(body.data.markdown).toContain('[Lighthouse 3]');
+  });
+
+  it('keeps only what lies outside the menus, header and footer of a page made of them, or nothing and says why', async () => {
+    const { status, body } = await api('/v1/scrape', { body: { url: fixture('/chrome-only'), formats: ['markdown'] } });
+    expect(status).toBe(200);
+    expect(body.data.markdown).toBe('Tiny.');
+    expect(body.data.metadata.mainContent).toMatchObject({ method: 'region' });
+    const whole = await api('/v1/scrape', { body: { url: fixture('/chrome-only'), formats: ['markdown'], onlyMainContent: false } });
+    expect(whole.body.data.markdown).toContain('[Lighthouse 3]');
+    const menus = await api('/v1/scrape', { body: { url: fixture('/menus-only'), formats: ['markdown'] } });
+    expect(menus.status).toBe(200);
+    expect(menus.body.data).toMatchObject({ markdown: '', metadata: { renderer: 'http', mainContent: { method: 'none', ratio: 0 } } });
+    expect(menus.body.data.warning).toContain('nothing but its header, footer and menus');
   });
 
   it('keeps every post of a forum thread with its author and date line', async () => {

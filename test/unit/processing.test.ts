@@ -177,6 +177,50 @@ describe('processHtml', () => {
     const shell = '<html><body><div id="root"></div><script src="/app.js"></script></body></html>';
     expect(processHtml(shell, 'https://example.com/', options).appShell).toBe(true);
   });
+
+  describe('a page with no text of its own outside its header, footer and menus', () => {
+    const links = (n: number) => Array.from({ length: n }, (_, i) => `<li><a href="/help/${i}">Help topic ${i}</a></li>`).join('');
+    const chrome = `<header><a href="/">Shop</a><ul>${links(6)}</ul></header><nav><ul>${links(20)}</ul></nav><footer><ul>${links(20)}</ul><p>© 2026 Shop Inc. All rights reserved.</p></footer>`;
+    const options = { formats: ['markdown'] as const, onlyMainContent: true, removeBase64Images: true };
+
+    it('has no main content (not its menus), says why, and is an app shell when it runs scripts', () => {
+      const page = `<html><body>${chrome}<div id="root"></div></body></html>`;
+      const result = processHtml(page, 'https://shop.example/item/1', options);
+      expect(result).toMatchObject({ markdown: '', appShell: false, mainContent: { method: 'none', ratio: 0 } });
+      expect(result.warning).toContain('engine "browser"');
+      expect(processHtml(page.replace('</body>', '<script src="/app.js"></script></body>'), 'https://shop.example/item/1', options).appShell).toBe(true);
+      expect(processHtml(page, 'https://shop.example/item/1', { ...options, onlyMainContent: false }).markdown).toContain('Help topic 19');
+    });
+
+    it('keeps the little it says outside them, such as a not-found message', () => {
+      const page = `<html><body>${chrome}<main><h1>Page not found</h1><p>Try the search box.</p></main></body></html>`;
+      const result = processHtml(page, 'https://shop.example/missing', options);
+      expect(result.markdown).toBe('# Page not found\n\nTry the search box.');
+      expect(result.mainContent?.method).toBe('region');
+    });
+
+    it('is no app shell for a script that only carries data (JSON-LD)', () => {
+      const page = `<html><body>${chrome}<div id="root"></div><script type="application/ld+json">{"@type":"Product","name":"Mug"}</script></body></html>`;
+      expect(processHtml(page, 'https://shop.example/item/1', options).appShell).toBe(false);
+      expect(processHtml(page.replace('application/ld+json', 'module'), 'https://shop.example/item/1', options).appShell).toBe(true);
+    });
+
+    it('is not a short page without chrome, which keeps its few words and gets no warning', () => {
+      const result = processHtml('<html><body><p>Sea lavender flowers in late summer.</p><a href="/">Home</a></body></html>', 'https://marsh.example/plants', options);
+      expect(result).toMatchObject({ markdown: 'Sea lavender flowers in late summer.\n\n[Home](https://marsh.example/)', appShell: false });
+      expect(result.warning).toBeUndefined();
+    });
+
+    it('counts the header and footer of an article as its content, and leaves what includeTags picks alone', () => {
+      const story = `<article><header><h1>Harbour lights</h1><p>${'How the harbour lights were restored by volunteers. '.repeat(5)}</p></header><footer>Filed under lights.</footer></article>`;
+      const article = processHtml(`<html><body>${chrome}${story}</body></html>`, 'https://news.example/lights', options);
+      expect(article.warning).toBeUndefined();
+      expect(article.markdown).toContain('restored by volunteers');
+      const picked = processHtml(`<html><body>${chrome}</body></html>`, 'https://shop.example/', { ...options, includeTags: ['footer'] });
+      expect(picked.warning).toBeUndefined();
+      expect(picked.markdown).toContain('All rights reserved');
+    });
+  });
 });
 
 describe('decodeBody', () => {

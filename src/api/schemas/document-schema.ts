@@ -27,7 +27,7 @@ export const metadataSchema = z.object({
   pageType: z.enum(PAGE_TYPES).optional().describe('What kind of HTML page this is, from its structured data, URL and structure.'),
   mainContent: z
     .object({
-      method: z.enum(['region', 'readability', 'full-page', 'text-only']),
+      method: z.enum(['region', 'readability', 'full-page', 'text-only', 'none']),
       ratio: z.number(),
       pageTypeEvidence: z.array(z.string()).optional().describe('The signals that decided pageType.'),
       passedOver: z

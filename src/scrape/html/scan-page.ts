@@ -22,7 +22,7 @@ export interface PageScan {
   anchors: Element[];
   /** `<img>`, `<source>`, `<video>` and `<audio>` with a `src` or `srcset`. */
   media: Element[];
-  /** How many `<script>` elements the page has. */
+  /** How many `<script>`s the page runs (not data blocks such as JSON-LD). */
   scripts: number;
   /** Comments, non-content elements and the head's contents: what cleaning removes. */
   removable: Node[];
@@ -35,6 +35,9 @@ export interface PageScan {
   /** `<noscript>`s of the body, outermost: cleaning keeps them only for a page that is empty without them. */
   noscripts: Element[];
 }
+
+/** Script types a browser runs (HTML's JavaScript MIME types, `module`, or none); any other type is a data block. */
+const RUNS = /^(?:|module|(?:application|text)\/(?:x-)?(?:ecma|java)script|text\/javascript1\.[0-5]|text\/(?:jscript|livescript))$/;
 
 function isIconLink(link: Element): boolean {
   const rel = (link.getAttribute('rel') ?? '').toLowerCase();
@@ -111,10 +114,12 @@ function inspect(element: Element, scan: PageScan, inRemoved: boolean): void {
     case 'title':
       if (!scan.title && element.namespaceURI === HTML_NAMESPACE) scan.title = element;
       break;
-    case 'script':
-      scan.scripts++;
-      if (element.getAttribute('type')?.trim().toLowerCase() === 'application/ld+json') scan.jsonLd.push(element.textContent ?? '');
+    case 'script': {
+      const type = element.getAttribute('type')?.trim().toLowerCase() ?? '';
+      if (RUNS.test(type)) scan.scripts++;
+      else if (type === 'application/ld+json') scan.jsonLd.push(element.textContent ?? '');
       break;
+    }
     case 'noscript':
       if (!inRemoved) scan.noscripts.push(element);
       break;

@@ -322,6 +322,11 @@ export interface RegionOptions {
   purchase?: boolean | undefined;
   /** Drop the author's bio box, found by the page's schema.org Person (an article's, a landing page's). */
   authorBios?: boolean | undefined;
+  /**
+   * The page has no text of its own outside its chrome landmarks (see staticContent): drop them
+   * whatever their size, since there is no content they could be wrapping.
+   */
+  chromeOnly?: boolean | undefined;
 }
 
 /**
@@ -366,7 +371,11 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   for (const element of [...root.querySelectorAll(DISCLOSURE)]) element.replaceWith(...element.childNodes);
   for (const element of [...root.querySelectorAll('button')]) element.remove();
   for (const element of [...root.querySelectorAll('a[role="button"], a[class]')]) if (root.contains(element) && callToAction(element)) element.remove();
-  for (const element of [...root.querySelectorAll(CHROME_LANDMARKS)]) if (kept(element) && !sectionHeader(element)) drop(element);
+  for (const element of [...root.querySelectorAll(CHROME_LANDMARKS)]) {
+    if (!kept(element) || sectionHeader(element)) continue;
+    if (options.chromeOnly) element.remove();
+    else drop(element);
+  }
   for (const element of [...root.querySelectorAll(HIDDEN)]) if (kept(element) && outOfSight(element, opened)) drop(element);
   for (const element of [...root.querySelectorAll('[class], [id]')]) {
     if (!kept(element)) continue;

@@ -7,9 +7,10 @@ import { readabilityContent } from './readability-content';
  * - `region`: the content region with page chrome pruned, every section kept;
  * - `readability`: Mozilla Readability's article;
  * - `full-page`: the whole cleaned page, when nothing narrower holds enough;
- * - `text-only`: plain text of the raw page, when processing ran out of its budget.
+ * - `text-only`: plain text of the raw page, when processing ran out of its budget;
+ * - `none`: nothing, for a page with no text outside its header, footer and menus.
  */
-export type MainContentMethod = 'region' | 'readability' | 'full-page' | 'text-only';
+export type MainContentMethod = 'region' | 'readability' | 'full-page' | 'text-only' | 'none';
 
 export interface PassedOver {
   method: MainContentMethod;
@@ -49,23 +50,25 @@ const PRODUCT_ASIDES =
 const FINE_PRINT = 'disclaimers?|legal|fine-print|footnotes?';
 const readability: Attempt = { method: 'readability', run: readabilityContent };
 
-/**
- * Which extractors to try, best first, by page type (measured on real pages, README "Main
- * content"): the region; when it keeps too little, the region again with its link lists (a page
- * that is an index of links, A to Z, is mostly link text); Readability; and last the whole page
- * with its menus. Grids, listings and landing pages are made of cards whose titles are links, so
- * their region spares its items from the link-density pruning.
- */
-const cascade = (options: Omit<RegionOptions, 'pruneLinkDense'>): Attempt[] => [region({ ...options, pruneLinkDense: true }), region({ ...options, pruneLinkDense: false }), readability];
-const CASCADE: Record<PageType, Attempt[]> = {
-  article: cascade({ extraChrome: COMMENTS, authorBios: true }),
-  documentation: cascade({ extraChrome: COMMENTS, authorBios: true, repeatsOnPurpose: true }),
-  service: cascade({ extraChrome: COMMENTS, authorBios: true, keepItems: true }),
-  forum: cascade({ posts: true }),
-  product: cascade({ purchase: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES }),
-  collection: cascade({ extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true }),
-  listing: cascade({ extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true }),
+/** What the region drops and keeps, by page type. */
+const REGION: Record<PageType, Omit<RegionOptions, 'pruneLinkDense'>> = {
+  article: { extraChrome: COMMENTS, authorBios: true },
+  documentation: { extraChrome: COMMENTS, authorBios: true, repeatsOnPurpose: true },
+  service: { extraChrome: COMMENTS, authorBios: true, keepItems: true },
+  forum: { posts: true },
+  product: { purchase: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES },
+  collection: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true },
+  listing: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true },
 };
+
+/**
+ * Which extractors to try, best first (measured on real pages, README "Main content"): the
+ * region; when it keeps too little, the region again with its link lists (a page that is an
+ * index of links, A to Z, is mostly link text); Readability; and last the whole page with its
+ * menus. Grids, listings and landing pages are made of cards whose titles are links, so their
+ * region spares its items from the link-density pruning.
+ */
+const cascade = (type: PageType): Attempt[] => [region({ ...REGION[type], pruneLinkDense: true }), region({ ...REGION[type], pruneLinkDense: false }), readability];
 
 /**
  * For an article, Readability's pick is the tighter one when it holds about as much text as the
@@ -99,8 +102,11 @@ function tryTighter(tighter: { attempt: Attempt; min: number; max: number }, doc
  * The first extractor prunes `document`; later ones need the page as it was, which `prepareAgain`
  * builds (parsed and cleaned once more). Most pages never need it, and building it only then is
  * cheaper than copying every page up front: a copy of the DOM costs about half its parse.
+ *
+ * A `chromeOnly` page (see staticContent) has no main content beyond the little text outside
+ * its header, footer and menus, which are not its content.
  */
-export function extractMainContent(document: Document, page: PageTypeGuess, jsonLd: readonly unknown[], prepareAgain: () => Document): MainContent {
+export function extractMainContent(document: Document, page: PageTypeGuess, jsonLd: readonly unknown[], prepareAgain: () => Document, chromeOnly = false): MainContent {
   const body = document.body;
   const total = visibleLength(body);
   const passedOver: PassedOver[] = [];
@@ -111,9 +117,16 @@ export function extractMainContent(document: Document, page: PageTypeGuess, json
     passedOver,
   });
   if (total === 0) return result(body, 'full-page', 0);
+  if (chromeOnly) {
+    // Only what lies outside the chrome, if anything (a 404's message): every fallback would
+    // keep the menus.
+    const root = contentRegion(document, { ...REGION[page.type], pruneLinkDense: true, chromeOnly: true }, jsonLd);
+    const kept = visibleLength(root);
+    return kept > 0 ? result(root, 'region', kept) : result(document.createElement('div'), 'none', 0);
+  }
   let pristine: Document | undefined;
   const unpruned = (): Document => (pristine ??= prepareAgain());
-  const attempts = CASCADE[page.type];
+  const attempts = cascade(page.type);
   for (const [i, attempt] of attempts.entries()) {
     try {
       const root = attempt.run(i === 0 ? document : (unpruned().cloneNode(true) as Document), jsonLd);

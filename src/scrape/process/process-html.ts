@@ -1,4 +1,4 @@
-import { isAppShell } from '../html/app-shell';
+import { staticContent } from '../html/app-shell';
 import { baseUrlOf } from '../html/base-url';
 import { cleanPage, keepIncluded } from '../html/clean-page';
 import { extractLinks } from '../html/extract-links';
@@ -14,6 +14,9 @@ import type { ProcessedContent, ProcessOptions } from './processed-content';
 function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
+
+const NO_OWN_CONTENT =
+  "This page's HTML holds nothing but its header, footer and menus, which are not its main content; if its scripts draw the content, scrape it with engine \"browser\".";
 
 /**
  * One parse serves every stage. Metadata and links are read before cleaning strips the head and
@@ -37,8 +40,8 @@ export function processHtml(rawHtml: string, pageUrl: string, options: ProcessOp
   const metadata = stage<HtmlMetadata>('metadata', () => extractMetadata(document, scan, base), () => ({}));
   const found = stage('links', () => extractLinks(scan.anchors, base, options.maxLinks), () => ({ links: [], total: 0 }));
   const cleaned = stage('cleaning', () => cleanPage(document, scan, base, options), () => document.body);
-  // A shell is judged by the whole cleaned page: what includeTags leaves may be small by choice.
-  const appShell = isAppShell(scan.scripts, cleaned);
+  // Judged by the whole cleaned page: what includeTags leaves may be small, or chrome, by choice.
+  const { appShell, chromeOnly } = staticContent(scan.scripts, cleaned);
   // Unrecognised, a page is read as a service page: the region keeps every section of it.
   const page = stage('page type', () => recognisePage(scan, cleaned, pageUrl), () => ({ type: 'service' as const, evidence: ['page type failed'], jsonLd: [] }));
   const body = options.includeTags?.length ? keepIncluded(document, options.includeTags) : cleaned;
@@ -54,7 +57,9 @@ export function processHtml(rawHtml: string, pageUrl: string, options: ProcessOp
     if (options.includeTags?.length) keepIncluded(copy, options.includeTags);
     return copy;
   };
-  const main = options.onlyMainContent ? extractMainContent(document, page, page.jsonLd, prepareAgain) : null;
+  // What includeTags picked is the content, chrome or not.
+  const main = options.onlyMainContent ? extractMainContent(document, page, page.jsonLd, prepareAgain, chromeOnly && !options.includeTags?.length) : null;
+  if (main?.method === 'none') warnings.push(NO_OWN_CONTENT);
   const root = main?.root ?? body;
   const mainAt = performance.now();
   const text = stage('text', () => toText(root), () => root.textContent ?? '');
