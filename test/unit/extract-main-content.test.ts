@@ -16,4 +16,15 @@ describe('extractMainContent', () => {
     expect(text).toContain('Rivets kits');
     expect(text).not.toContain('Menu entry');
   });
+
+  it('runs the cascade on a fresh copy of a chrome-only page when keeping its own text throws', () => {
+    const links = Array.from({ length: 30 }, (_, i) => `<li><a href="/m/${i}">Menu entry ${i}</a></li>`).join('');
+    const page = `<html><body><nav><ul>${links}</ul></nav><footer><ul>${links}</ul></footer><main><p>Closed for the winter.</p></main></body></html>`;
+    // JSON-LD that throws when read: the first reader (the chrome-only region's author-bio rule) fails.
+    const unreadable = { [Symbol.iterator]: () => { throw new Error('unreadable JSON-LD'); } } as unknown as unknown[];
+    const main = extractMainContent(parsePage(page), { type: 'article', evidence: [] }, unreadable, () => parsePage(page), true);
+    expect(main.passedOver[0]).toEqual({ method: 'region', reason: "outside the page's chrome: Error: unreadable JSON-LD" });
+    expect(main.method).not.toBe('none');
+    expect(toText(main.root)).toContain('Menu entry');
+  });
 });

@@ -117,19 +117,26 @@ export function extractMainContent(document: Document, page: PageTypeGuess, json
     passedOver,
   });
   if (total === 0) return result(body, 'full-page', 0);
-  if (chromeOnly) {
-    // Only what lies outside the chrome, if anything (a 404's message): every fallback would
-    // keep the menus.
-    const root = contentRegion(document, { ...REGION[page.type], pruneLinkDense: true, chromeOnly: true }, jsonLd);
-    const kept = visibleLength(root);
-    return kept > 0 ? result(root, 'region', kept) : result(document.createElement('div'), 'none', 0);
-  }
   let pristine: Document | undefined;
   const unpruned = (): Document => (pristine ??= prepareAgain());
+  // Whether `document` is still as cleaning left it, for the first extractor to prune.
+  let untouched = true;
+  if (chromeOnly) {
+    // Only what lies outside the chrome, if anything (a 404's message): every fallback would
+    // keep the menus. Should it throw, the cascade runs as for any page.
+    try {
+      untouched = false;
+      const root = contentRegion(document, { ...REGION[page.type], pruneLinkDense: true, chromeOnly: true }, jsonLd);
+      const kept = visibleLength(root);
+      return kept > 0 ? result(root, 'region', kept) : result(document.createElement('div'), 'none', 0);
+    } catch (err) {
+      passedOver.push({ method: 'region', reason: `outside the page's chrome: ${describe(err)}` });
+    }
+  }
   const attempts = cascade(page.type);
   for (const [i, attempt] of attempts.entries()) {
     try {
-      const root = attempt.run(i === 0 ? document : (unpruned().cloneNode(true) as Document), jsonLd);
+      const root = attempt.run(i === 0 && untouched ? document : (unpruned().cloneNode(true) as Document), jsonLd);
       const kept = visibleLength(root);
       if (root && (kept >= TRUSTED_LENGTH || kept >= total * TRUSTED_SHARE)) {
         if (page.type === 'product') productFacts(root, jsonLd);
