@@ -81,4 +81,18 @@ describe('contentRegion', () => {
     expect(text).toContain('Dental care');
     expect(text).not.toContain('Site-wide promotion');
   });
+
+  it("keeps a card's caption whatever its class names, not an icon link's screen-reader label", () => {
+    const card = (name: string, price: string) => `<a class="product" href="/shop/${name}"><img src="/${name}.jpg" alt=""><div class="product-overlay"><div>${name}</div><div>${price}</div></div></a>`;
+    const icons = '<div class="icons"><a href="https://play.example/app"><span class="sr-only">Get it on the Play store</span></a></div>';
+    const text = region(`<main><h1>Shop</h1><div id="productList">${card('Pink Nina Bag', '$130.00')}${card('Virginia Birds Poster', '$30.00')}</div>${icons}<div class="site-overlay">Loading your cart</div></main>`, {
+      pruneLinkDense: true,
+      keepItems: true,
+    });
+    expect(text).toContain('Pink Nina Bag');
+    expect(text).toContain('$30.00');
+    expect(text).not.toContain('Play store');
+    expect(text).not.toContain('Loading your cart');
+  });
 });
+

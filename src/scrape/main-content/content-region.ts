@@ -284,6 +284,21 @@ const MIN_ITEMS = 3;
 const CARD_LINKS = 4;
 const ITEM_TEXT = 40;
 
+/** Text for screen readers only: an icon link's label is still not on screen. */
+const SCREEN_READER_ONLY = /^(?:sr-only|visually-hidden|screen-reader-text)$/i;
+
+/**
+ * All the text of the link it sits in, on screen: the link's label, whatever its class names
+ * (a card's caption, `<a class="product"><div class="product-overlay">`).
+ */
+function linkLabel(element: Element, tokens: readonly string[]): boolean {
+  if (tokens.some((token) => SCREEN_READER_ONLY.test(token))) return false;
+  const link = element.closest('a[href]');
+  if (!link || link === element) return false;
+  const length = visibleLength(element);
+  return length > 0 && length === visibleLength(link);
+}
+
 /** A heading element, or a wrapper that opens with one (`<div class="heading"><h2>`). */
 function isHeading(element: Element): boolean {
   const first = element.firstElementChild;
@@ -380,7 +395,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   for (const element of [...root.querySelectorAll('[class], [id]')]) {
     if (!kept(element)) continue;
     const tokens = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.split(/\s+/);
-    if (tokens.some((token) => CHROME_TOKEN.test(token) || typeChrome?.test(token))) drop(element);
+    if (tokens.some((token) => CHROME_TOKEN.test(token) || typeChrome?.test(token)) && !linkLabel(element, tokens)) drop(element);
   }
   if (options.authorBios) dropAuthorBios(root, personDescriptions(jsonLd));
   if (options.chromeHeadings) {
