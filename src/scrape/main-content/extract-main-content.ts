@@ -120,12 +120,11 @@ export function extractMainContent(document: Document, page: PageTypeGuess, json
   let pristine: Document | undefined;
   const unpruned = (): Document => (pristine ??= prepareAgain());
   // Whether `document` is still as cleaning left it, for the first extractor to prune.
-  let untouched = true;
+  const untouched = !chromeOnly;
   if (chromeOnly) {
     // Only what lies outside the chrome, if anything (a 404's message): every fallback would
-    // keep the menus. Should it throw, the cascade runs as for any page.
+    // keep the menus. Should it throw, the cascade runs as for any page, on a fresh copy.
     try {
-      untouched = false;
       const root = contentRegion(document, { ...REGION[page.type], pruneLinkDense: true, chromeOnly: true }, jsonLd);
       const kept = visibleLength(root);
       return kept > 0 ? result(root, 'region', kept) : result(document.createElement('div'), 'none', 0);
