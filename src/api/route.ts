@@ -2,6 +2,8 @@ import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import type { AuthenticatedTeam } from '../accounts/api-keys';
+import { AppError } from '../errors';
+import type { AdmissionTicket, ScrapeAdmission } from '../limits/scrape-admission';
 import { validate } from './validation';
 
 export interface ResponseSpec {
@@ -25,17 +27,25 @@ export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType 
   /** Needs a bearer key (every /v1 route but image URLs). */
   auth: boolean;
   /**
-   * Runs before authentication, to refuse work under overload without a database query
-   * (scrapes and screenshots: ScrapeAdmission.refuseIfSaturated).
+   * Work a client waits on (scrapes, screenshots): the request takes its place here before it is
+   * authenticated, so that under overload it is refused without a database query, and holds it
+   * until it ends. The handler admits it as its team's (`admissionTicket`).
    */
-  shedLoad?: () => void;
+  admission?: ScrapeAdmission;
   body?: B;
   query?: Q;
   responses: Record<number, ResponseSpec>;
   handler: (ctx: RouteContext, input: { body: z.infer<B>; query: z.infer<Q> }) => Promise<void>;
 }
 
-export type RouteContext = Context & { state: { team: AuthenticatedTeam } };
+export type RouteContext = Context & { state: { team: AuthenticatedTeam; admission?: AdmissionTicket } };
+
+/** The place the request holds on a route declared with `admission`. */
+export function admissionTicket(ctx: RouteContext): AdmissionTicket {
+  const { admission } = ctx.state;
+  if (!admission) throw new AppError('INTERNAL_ERROR', `${ctx.method} ${ctx.path} runs work a client waits on, but its route takes no admission`);
+  return admission;
+}
 
 /** Collects routes onto a router and keeps their specs for /openapi.json. */
 export class RouteTable {
@@ -53,15 +63,20 @@ export class RouteTable {
       const query = spec.query ? validate(spec.query, ctx.query, 'query') : undefined;
       await spec.handler(ctx as RouteContext, { body, query } as { body: z.infer<B>; query: z.infer<Q> });
     };
-    const { shedLoad } = spec;
-    const shed: Middleware[] = shedLoad
+    const { admission } = spec;
+    const enter: Middleware[] = admission
       ? [
-          (_ctx, next) => {
-            shedLoad();
-            return next();
+          async (ctx, next) => {
+            const ticket = admission.enter();
+            ctx.state.admission = ticket;
+            try {
+              await next();
+            } finally {
+              ticket.leave();
+            }
           },
         ]
       : [];
-    this.router[spec.method](spec.path, ...shed, ...(spec.auth ? this.authMiddleware : []), handle);
+    this.router[spec.method](spec.path, ...enter, ...(spec.auth ? this.authMiddleware : []), handle);
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { scrapeWorkflow } from '../../workflows';
 import type { AuthenticatedTeam } from '../accounts/api-keys';
+import type { AdmissionTicket } from '../limits/scrape-admission';
 import { pageCredits } from '../credits/pricing';
 import { pages } from '../db/schema';
 import { requireLlmForPromptOnly } from '../extract/spec-fields';
@@ -21,62 +22,67 @@ const JSON_LLM_REQUESTS = 3;
 /**
  * One URL through a short scrape workflow (`scrape-<jobId>`), waited on; answers the stored
  * page. Shared by /v1/scrape and /v2/scrape. `jobOptions` is what the job row keeps (the
- * options by default; v2 adds how to show the page).
+ * options by default; v2 adds how to show the page). `ticket` is the request's place
+ * (RouteSpec.admission), made the team's here before any other work.
  */
-export async function runScrape(deps: ApiDeps, team: AuthenticatedTeam, url: string, options: ScrapeOptions, clientGone: AbortSignal, jobOptions: unknown = options): Promise<PageRow> {
+export async function runScrape(
+  deps: ApiDeps,
+  ticket: AdmissionTicket,
+  team: AuthenticatedTeam,
+  url: string,
+  options: ScrapeOptions,
+  clientGone: AbortSignal,
+  jobOptions: unknown = options,
+): Promise<PageRow> {
   if (options.jsonOptions) requireLlmForPromptOnly(options.jsonOptions, deps.config.llm);
   const llmMs = options.formats.includes('json') && deps.config.llm ? deps.config.llm.timeoutMs * JSON_LLM_REQUESTS : 0;
-  // First: a refusal under overload must cost as little as possible (no DNS, no balance read).
-  const release = deps.admission.admit(team.teamId);
-  try {
-    const needed = pageCredits({
-      renderer: browserRequiredBy(options) ? 'browser' : 'http',
-      screenshot: options.formats.some((f) => f.startsWith('screenshot')),
-      json: options.formats.includes('json'),
-    });
-    // The host's DNS lookup and the balance read overlap; a refused URL is still the answer
-    // when both fail.
-    const [checked, credited] = await Promise.allSettled([checkTarget(deps.gate, url), requireCredits(deps.db, team.teamId, needed, 'This scrape')]);
-    if (checked.status === 'rejected') throw checked.reason;
-    if (credited.status === 'rejected') throw credited.reason;
-    const target = checked.value;
+  // First: a team at its own limit is refused before any other work (no DNS, no balance read).
+  ticket.admit(team.teamId);
+  const needed = pageCredits({
+    renderer: browserRequiredBy(options) ? 'browser' : 'http',
+    screenshot: options.formats.some((f) => f.startsWith('screenshot')),
+    json: options.formats.includes('json'),
+  });
+  // The host's DNS lookup and the balance read overlap; a refused URL is still the answer
+  // when both fail.
+  const [checked, credited] = await Promise.allSettled([checkTarget(deps.gate, url), requireCredits(deps.db, team.teamId, needed, 'This scrape')]);
+  if (checked.status === 'rejected') throw checked.reason;
+  if (credited.status === 'rejected') throw credited.reason;
+  const target = checked.value;
 
-    const jobId = randomUUID();
-    await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: jobOptions, ttlHours: deps.config.JOB_TTL_HOURS });
-    const workflowId = `scrape-${jobId}`;
-    await startScrapeWorkflow(deps, {
-      taskQueue: deps.config.taskQueues.scrape,
-      workflowId,
-      workflowExecutionTimeout: options.timeout * 3 + 60_000 + llmMs,
-      // The page fetch is a local activity inside a workflow task, which learns of a cancel (its
-      // client gave up) only when the task heartbeats, at 80% of this timeout (10 s by default).
-      workflowTaskTimeout: '4s',
-      args: [
-        {
-          task: {
-            jobId,
-            teamId: team.teamId,
-            url,
-            urlKey: urlKey(target.href),
-            depth: 0,
-            pageId: jobId,
-            options,
-            operation: 'scrape',
-            chargeKey: `scrape:${jobId}`,
-            finishJob: true,
-          },
-          browserQueue: deps.config.taskQueues.browser,
+  const jobId = randomUUID();
+  await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: jobOptions, ttlHours: deps.config.JOB_TTL_HOURS });
+  const workflowId = `scrape-${jobId}`;
+  await startScrapeWorkflow(deps, {
+    taskQueue: deps.config.taskQueues.scrape,
+    workflowId,
+    workflowExecutionTimeout: options.timeout * 3 + 60_000 + llmMs,
+    // The page fetch is a local activity inside a workflow task, which learns of a cancel (its
+    // client gave up) only when the task heartbeats, at 80% of this timeout (10 s by default).
+    workflowTaskTimeout: '4s',
+    args: [
+      {
+        task: {
+          jobId,
+          teamId: team.teamId,
+          url,
+          urlKey: urlKey(target.href),
+          depth: 0,
+          pageId: jobId,
+          options,
+          operation: 'scrape',
+          chargeKey: `scrape:${jobId}`,
+          finishJob: true,
         },
-      ],
-    });
-    const run = deps.temporal.workflow.getHandle<typeof scrapeWorkflow>(workflowId).result();
-    const outcome = await awaitWorkflowResult(run, options.timeout + llmMs, 'scrape', {
-      clientGone,
-      cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel(),
-    });
-    const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, outcome.pageId));
-    return row!;
-  } finally {
-    release();
-  }
+        browserQueue: deps.config.taskQueues.browser,
+      },
+    ],
+  });
+  const run = deps.temporal.workflow.getHandle<typeof scrapeWorkflow>(workflowId).result();
+  const outcome = await awaitWorkflowResult(run, options.timeout + llmMs, 'scrape', {
+    clientGone,
+    cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel(),
+  });
+  const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, outcome.pageId));
+  return row!;
 }

@@ -67,6 +67,14 @@ class Tally {
   }
 }
 
+/** One request's place among the single-page jobs in flight (ScrapeAdmission.enter). */
+export interface AdmissionTicket {
+  /** Makes the place the team's, or throws 429 RATE_LIMITED when the team is at its own limit. */
+  admit(teamId: string): void;
+  /** Gives the place back; once the request has ended (later calls do nothing). */
+  leave(): void;
+}
+
 /**
  * Backpressure and fairness for scrapes and screenshots, work a client waits on.
  *
@@ -82,12 +90,19 @@ class Tally {
  * counts from Postgres every 200 ms in the background, and adds what it admitted and subtracts
  * what it finished since that read began. Other replicas' admissions show up at the next read,
  * and a burst may pass by what arrives within one read's span.
+ *
+ * A request takes its place before it is authenticated (`enter`) and becomes its team's once
+ * it is (`AdmissionTicket.admit`). Places are held from the start, so a burst that arrives when
+ * a slot frees up gets one request through and every other refused at once, instead of all of
+ * them waiting for their key and rate-limit queries only to be refused after.
  */
 export class ScrapeAdmission {
   private read: InFlight = { byTeam: new Map(), teamLimits: new Map() };
   private readTotal = 0;
   private admitted = new Tally();
   private finished = new Tally();
+  /** Requests of this replica holding a place before they are authenticated: in no count yet. */
+  private entered = 0;
   private reading = false;
   private readonly timer: NodeJS.Timeout;
 
@@ -103,13 +118,14 @@ export class ScrapeAdmission {
   }
 
   /**
-   * Throws 503 while the deployment is saturated. Needs no team, so a route calls it before it
-   * authenticates: a refusal under overload then costs no database query (admit checks again).
-   * Its message tells an unauthenticated caller nothing about the deployment's load.
+   * Takes a place for one request, or throws 503 while the deployment is saturated. Needs no
+   * team, so a route calls it before it authenticates: a refusal under overload then costs no
+   * database query. Its message tells an unauthenticated caller nothing about the deployment's
+   * load. The caller must `leave` the ticket once the request has ended, whatever happened.
    */
-  refuseIfSaturated(): void {
+  enter(): AdmissionTicket {
     const { capacity } = this;
-    const inFlight = Math.max(0, this.readTotal + this.admitted.total - this.finished.total);
+    const inFlight = Math.max(0, this.readTotal + this.admitted.total - this.finished.total) + this.entered;
     if (capacity > 0 && inFlight >= capacity) {
       throw new AppError(
         'SERVICE_UNAVAILABLE',
@@ -118,11 +134,27 @@ export class ScrapeAdmission {
         { retryAfterSeconds: RETRY_AFTER_SECONDS },
       );
     }
+    this.entered += 1;
+    let team: string | undefined;
+    let left = false;
+    return {
+      admit: (teamId) => {
+        this.refuseOverTeamLimit(teamId);
+        this.entered -= 1;
+        this.admitted.add(teamId, 1);
+        team = teamId;
+      },
+      leave: () => {
+        if (left) return;
+        left = true;
+        if (team === undefined) this.entered -= 1;
+        else this.finished.add(team, 1);
+      },
+    };
   }
 
-  /** Admits one single-page job of `teamId` or throws 503 or 429; call the returned function once it has ended. */
-  admit(teamId: string): () => void {
-    this.refuseIfSaturated();
+  /** Throws 429 when `teamId` has an operator's `pagesInFlight` and is at it. */
+  private refuseOverTeamLimit(teamId: string): void {
     const teamLimit = this.read.teamLimits.get(teamId);
     const teamInFlight = Math.max(0, (this.read.byTeam.get(teamId) ?? 0) + (this.admitted.byTeam.get(teamId) ?? 0) - (this.finished.byTeam.get(teamId) ?? 0));
     if (teamLimit !== undefined && teamInFlight >= teamLimit) {
@@ -133,13 +165,6 @@ export class ScrapeAdmission {
         { retryAfterSeconds: RETRY_AFTER_SECONDS },
       );
     }
-    this.admitted.add(teamId, 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.finished.add(teamId, 1);
-    };
   }
 
   /** Stops the background reads. */

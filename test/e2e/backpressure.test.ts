@@ -116,6 +116,26 @@ describe('backpressure', () => {
     expect(after.body.data.markdown).toContain('Answered at once.');
   });
 
+  it('lets a burst through only as far as there is room: every other request of it is refused before its key is looked up', async () => {
+    holds.length = 0;
+    const answers: { status: number; rateLimited: boolean }[] = [];
+    const burst = Array.from({ length: CAPACITY + 4 }, () =>
+      scrape('/held').then((r) => {
+        answers.push({ status: r.status, rateLimited: r.headers.get('ratelimit-limit') !== null });
+        return r;
+      }),
+    );
+    await until('the burst is answered but for the scrapes the site holds', () => answers.length === 4 && holds.length === CAPACITY);
+    // Arriving together, all of them found a free slot; had they been let through to their key
+    // and rate-limit queries, the ones refused after would carry RateLimit headers.
+    expect(answers).toEqual(Array.from({ length: 4 }, () => ({ status: 503, rateLimited: false })));
+
+    for (const hold of holds) hold.release();
+    const done = await Promise.all(burst);
+    expect(done.filter((r) => r.status === 200).map((r) => r.body.data.markdown)).toEqual([expect.stringContaining('It was worth the wait.'), expect.stringContaining('It was worth the wait.')]);
+    expect((await scrape('/quick')).status).toBe(200);
+  });
+
   it("keeps a team within its pages in flight: its next scrape is a 429 with Retry-After while another team's is answered", async () => {
     holds.length = 0;
     const first = scrape('/held', limited.key);

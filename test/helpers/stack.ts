@@ -63,7 +63,14 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   let api = startService('api', env, [...logTo('api')]);
   const extraWorkers: ManagedProcess[] = [];
   const apiUrl = `http://127.0.0.1:${port}`;
-  await waitUntilReady(apiUrl, 120_000, api, worker);
+  try {
+    await waitUntilReady(apiUrl, 120_000, api, worker);
+  } catch (err) {
+    // The caller gets no Stack to stop: without this, a stack that never became ready would
+    // keep its processes running after the test run ends.
+    await Promise.all([api.stop(), worker.stop()]);
+    throw err;
+  }
   return {
     apiUrl,
     queuePrefix: o.queuePrefix,

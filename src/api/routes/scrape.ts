@@ -3,7 +3,7 @@ import { pageToDocument } from '../../jobs/page-document';
 import { scrapeOptionsOf, scrapeRequestSchema } from '../../scrape/scrape-options';
 import type { ApiDeps } from '../api-deps';
 import { clientGone } from '../client-gone';
-import type { RouteTable } from '../route';
+import { admissionTicket, type RouteTable } from '../route';
 import { runScrape } from '../run-scrape';
 import { documentSchema } from '../schemas/document-schema';
 
@@ -16,7 +16,7 @@ export function registerScrapeRoutes(routes: RouteTable, deps: ApiDeps): void {
     description:
       'Runs the scrape as a short Temporal workflow (`scrape-<scrapeId>`) and answers with the document. The target\'s own 4xx/5xx comes back as 200 with `metadata.statusCode`.',
     auth: true,
-    shedLoad: () => deps.admission.refuseIfSaturated(),
+    admission: deps.admission,
     body: scrapeRequestSchema,
     responses: {
       200: { description: 'The scraped document', schema: z.object({ success: z.literal(true), data: documentSchema }) },
@@ -30,7 +30,7 @@ export function registerScrapeRoutes(routes: RouteTable, deps: ApiDeps): void {
     },
     handler: async (ctx, { body }) => {
       const options = scrapeOptionsOf(body);
-      const row = await runScrape(deps, ctx.state.team, body.url, options, clientGone(ctx));
+      const row = await runScrape(deps, admissionTicket(ctx), ctx.state.team, body.url, options, clientGone(ctx));
       ctx.body = { success: true, data: pageToDocument(row, options.formats) };
     },
   });

@@ -10,7 +10,7 @@ import type { ScreenshotRow } from '../../screenshots/screenshot-store';
 import { awaitWorkflowResult } from '../../temporal/await-result';
 import type { ApiDeps } from '../api-deps';
 import { checkTarget, requireCredits } from '../preflight';
-import type { RouteTable } from '../route';
+import { admissionTicket, type RouteTable } from '../route';
 
 const screenshotResponseSchema = z.object({
   success: z.literal(true),
@@ -42,7 +42,7 @@ export function registerScreenshotRoutes(routes: RouteTable, deps: ApiDeps): voi
     description:
       'Runs a short Temporal workflow (`screenshot-<jobId>`) on the scrape task queue, its capture on the browser queue: the page is rendered, left to settle (network quiet, bounded), scrolled through for full-page captures, and captured. Nothing on the page is dismissed. The image URL needs no key and expires after SCREENSHOT_TTL_SECONDS.',
     auth: true,
-    shedLoad: () => deps.admission.refuseIfSaturated(),
+    admission: deps.admission,
     body: screenshotRequestSchema,
     responses: {
       200: { description: 'The image URL and what was captured', schema: screenshotResponseSchema },
@@ -56,26 +56,23 @@ export function registerScreenshotRoutes(routes: RouteTable, deps: ApiDeps): voi
       const requestedAt = Date.now();
       const { team } = ctx.state;
       const options = screenshotOptionsOf(body);
-      const release = deps.admission.admit(team.teamId);
-      try {
-        await checkTarget(deps.gate, body.url);
-        await requireCredits(deps.db, team.teamId, PRICES.screenshotCapture, 'A screenshot');
+      admissionTicket(ctx).admit(team.teamId);
 
-        const jobId = randomUUID();
-        await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'screenshot', url: body.url, options, ttlHours: deps.config.JOB_TTL_HOURS });
-        const run = deps.temporal.workflow.execute(screenshotWorkflow, {
-          taskQueue: deps.config.taskQueues.scrape,
-          workflowId: `screenshot-${jobId}`,
-          workflowExecutionTimeout: options.timeout * 3 + 60_000,
-          args: [{ task: { jobId, teamId: team.teamId, url: body.url, options, requestedAt }, browserQueue: deps.config.taskQueues.browser }],
-        });
-        const { screenshotId } = await awaitWorkflowResult(run, options.timeout, 'screenshot');
-        const row = await deps.screenshots.findLive(screenshotId);
-        if (!row) throw new AppError('NOT_FOUND', 'The screenshot expired before it could be returned');
-        ctx.body = { success: true, data: screenshotData(row, deps.screenshots.url(row)) };
-      } finally {
-        release();
-      }
+      await checkTarget(deps.gate, body.url);
+      await requireCredits(deps.db, team.teamId, PRICES.screenshotCapture, 'A screenshot');
+
+      const jobId = randomUUID();
+      await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'screenshot', url: body.url, options, ttlHours: deps.config.JOB_TTL_HOURS });
+      const run = deps.temporal.workflow.execute(screenshotWorkflow, {
+        taskQueue: deps.config.taskQueues.scrape,
+        workflowId: `screenshot-${jobId}`,
+        workflowExecutionTimeout: options.timeout * 3 + 60_000,
+        args: [{ task: { jobId, teamId: team.teamId, url: body.url, options, requestedAt }, browserQueue: deps.config.taskQueues.browser }],
+      });
+      const { screenshotId } = await awaitWorkflowResult(run, options.timeout, 'screenshot');
+      const row = await deps.screenshots.findLive(screenshotId);
+      if (!row) throw new AppError('NOT_FOUND', 'The screenshot expired before it could be returned');
+      ctx.body = { success: true, data: screenshotData(row, deps.screenshots.url(row)) };
     },
   });
 

@@ -7,7 +7,7 @@ import { uncachedVariant } from '../../scrape/change-tracking/previous-copy';
 import { contentVariant } from '../../scrape/content-variant';
 import type { ApiDeps } from '../api-deps';
 import { clientGone } from '../client-gone';
-import type { RouteTable } from '../route';
+import { admissionTicket, type RouteTable } from '../route';
 import { runScrape } from '../run-scrape';
 import { toV2Document, v2DocumentSchema, type V2DocumentExtras } from './document';
 import { jobOptionsWithV2, planV2Scrape, v2ScrapeRequestSchema } from './scrape-options';
@@ -22,7 +22,7 @@ export function registerV2ScrapeRoutes(routes: RouteTable, deps: ApiDeps): void 
     description:
       'Firecrawl v2 scrape over the same workflow as /v1/scrape. Defaults differ from v1: `maxAge` is two days (a stored copy answers), formats take objects (json, screenshot, changeTracking, attributes), and images, summary and changeTracking are added.',
     auth: true,
-    shedLoad: () => deps.admission.refuseIfSaturated(),
+    admission: deps.admission,
     body: v2ScrapeRequestSchema,
     responses: {
       200: { description: 'The scraped document', schema: z.object({ success: z.literal(true), data: v2DocumentSchema }) },
@@ -37,7 +37,7 @@ export function registerV2ScrapeRoutes(routes: RouteTable, deps: ApiDeps): void 
       const { url, origin: _origin, integration: _integration, ...v2 } = body;
       const plan = planV2Scrape(v2);
       if (plan.output.formats.includes('summary')) requireLlmForSummary(deps.config.llm);
-      const row = await runScrape(deps, team, url, plan.options, clientGone(ctx), jobOptionsWithV2(plan));
+      const row = await runScrape(deps, admissionTicket(ctx), team, url, plan.options, clientGone(ctx), jobOptionsWithV2(plan));
 
       const variant = contentVariant(plan.options);
       if (!plan.output.storeInCache) {
