@@ -3,6 +3,8 @@
  * HTML may hold only in a script-filled tab: appended to the content when the content lacks it.
  */
 
+import { toText } from '../html/to-text';
+
 interface Offer {
   price?: unknown;
   lowPrice?: unknown;
@@ -24,10 +26,25 @@ const words = (value: string): string[] => value.toLowerCase().match(/[\p{L}\p{N
 /** Most of a fact's words already on the page: the page says it, maybe worded or marked up a little differently. */
 const SAID = 0.6;
 
-function price(offers: unknown): string {
+/** The values a printed amount may stand for: `1,299.00` and `1.299,00` alike, `13,29` as 13.29. */
+function amounts(printed: string): number[] {
+  const digits = printed.replace(/[^\d.,]/g, '');
+  return [Number(digits.replace(/,/g, '')), Number(digits.replace(/\./g, '').replace(',', '.'))].filter(Number.isFinite);
+}
+
+/** An amount with its currency sign or code on either side, as the content's text lines print it. */
+const PRICE = /[$€£¥₹]\s*\d[\d.,]*|\d[\d.,]*\s*(?:€|\$|£|kr|zł|USD|EUR|GBP)(?![\p{L}\p{N}])/gu;
+
+/** The page already prints this amount as a price, in its own format (`$22` for an offer of `22 USD`). */
+function pricePrinted(amount: number, text: string): boolean {
+  return [...text.matchAll(PRICE)].some(([printed]) => amounts(printed).some((value) => Math.abs(value - amount) < 0.005));
+}
+
+function price(offers: unknown, text: string): string {
   const offer = (Array.isArray(offers) ? offers[0] : offers) as Offer | undefined;
   const amount = offer?.price ?? offer?.lowPrice;
   if (typeof amount !== 'string' && typeof amount !== 'number') return '';
+  if (pricePrinted(Number(amount), text)) return '';
   return `${amount}${typeof offer?.priceCurrency === 'string' ? ` ${offer.priceCurrency}` : ''}`;
 }
 
@@ -45,5 +62,6 @@ export function productFacts(root: Element, jsonLd: readonly unknown[]): void {
   };
   add('h2', text(product.name));
   add('p', text(product.description));
-  add('p', price(product.offers));
+  // Read as the text format breaks lines: textContent runs blocks together (`$7.954.9 stars`).
+  add('p', price(product.offers, toText(root)));
 }
