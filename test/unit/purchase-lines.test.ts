@@ -30,4 +30,13 @@ describe('dropPurchaseLines', () => {
       ['Best seller', 'VAT', 'purchased online', 'Guarantee', 'ways to pay', 'Protection Plan', 'gift', 'seller options', 'About this seller', 'Seller feedback'],
     );
   });
+
+  it("drops the shop's promise badges and same-day shipping; keeps a sentence that mentions them", () => {
+    expectPruned(
+      '<h1>Mako Driver Kit</h1><p>Easy Returns</p><p>Fast shipping</p><p>Same day shipping if ordered by 4PM Eastern.</p>' +
+        '<p>Fast shipping of parts matters to repair shops, so this kit packs 64 bits into a case small enough to ship in a padded envelope.</p>',
+      ['Mako Driver Kit', 'padded envelope'],
+      ['Easy Returns', 'Fast shipping\n', 'Same day'],
+    );
+  });
 });

@@ -43,5 +43,13 @@ describe('dropRepeatedBlocks', () => {
     expect(text.match(/Carry-on sizes vary/g)).toHaveLength(1);
     expect(text).toContain('Free delivery on every carry-on');
   });
-});
 
+  it("with paragraphs, keeps one copy of a long paragraph said again (a product's description in its tab and its accordion), not of a quote's or a short one", () => {
+    const description = '<p>The AS Colour Staple Tee. Enduring comfort in a regular fit, crafted from 5.3 oz 100% combed cotton, with neck ribbing, side seams and double needle hems.</p>';
+    const quote = '<blockquote>' + description + '</blockquote>';
+    const text = prunedText(`<div class="summary">${description}</div><div class="tab"><h2>Description</h2>${description}</div><p>Regular fit</p><h3>Sizing</h3><p>Regular fit</p>${quote}`, (root) => dropRepeatedBlocks(root, true));
+    expect(text.match(/Enduring comfort/g)).toHaveLength(2);
+    expect(text.match(/Regular fit/g)).toHaveLength(2);
+    expect(dedupe(`<div>${description}</div><div><h2>Description</h2>${description}</div>`).match(/Enduring comfort/g)).toHaveLength(2);
+  });
+});

@@ -1,4 +1,5 @@
 import { dropAuthorBios, personDescriptions } from './author-bios';
+import { dropDataFields } from './data-fields';
 import { dropFillerLines } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { dropPosterStats } from './poster-stats';
@@ -94,7 +95,7 @@ function openedByControls(root: Element): Set<string> {
 
 /** Words that name page chrome, not content, in a class or id. */
 const CHROME_WORDS =
-  'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement|signature|signatures|post-signature|tooltips?|popovers?|hovercard|preview-card';
+  'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement|signature|signatures|post-signature|tool-?tips?|popovers?|hovercard|preview-card';
 
 /**
  * Of those, the ones that are chrome even as a part of a component (`ipsEntry__signature`,
@@ -335,6 +336,10 @@ export interface RegionOptions {
   posts?: boolean | undefined;
   /** A product: drop the shop's purchase terms around it (delivery, returns, payment plans). */
   purchase?: boolean | undefined;
+  /** A product: drop lists of the shop's raw data fields (`retail_price_tier1:`, `cat_thumb_Navy:`). */
+  dataFields?: boolean | undefined;
+  /** A product: a long paragraph said twice is its description printed for two layouts; keep the first. */
+  paragraphsOnce?: boolean | undefined;
   /** Drop the author's bio box, found by the page's schema.org Person (an article's, a landing page's). */
   authorBios?: boolean | undefined;
   /**
@@ -409,6 +414,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   if (options.keepItems) dropGridControls(root);
   if (options.posts) dropPosterStats(root);
   if (options.purchase) dropPurchaseLines(root);
+  if (options.dataFields) dropDataFields(root);
   dropRepeatedLabels(root, options.posts === true);
   if (options.pruneLinkDense) {
     const items = options.keepItems ? itemContainers(root) : [];
@@ -419,6 +425,6 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
       if (length > 0 && linkTextLength(element) / length > 0.6 && length < rootLength * 0.5) element.remove();
     }
   }
-  if (!options.repeatsOnPurpose) dropRepeatedBlocks(root);
+  if (!options.repeatsOnPurpose) dropRepeatedBlocks(root, options.paragraphsOnce === true);
   return root;
 }

@@ -11,7 +11,9 @@ const PURCHASE_LINE = new RegExp(
     String.raw`\bfree (?:standard |express |next[- ]day |uk |us )?(?:shipping|delivery|returns?)\b`,
     String.raw`\b\d+[- ]day (?:free )?returns?\b`,
     String.raw`\breturns? (?:&|and) (?:exchanges?|refunds?)\b`,
-    String.raw`\b(?:standard|express|next[- ]day|same[- ]day|home) delivery\b`,
+    String.raw`\b(?:standard|express|next[- ]day|same[- ]day|home) (?:delivery|shipping)\b`,
+    // The shop's promises printed as badges beside every product.
+    String.raw`^(?:easy|hassle[- ]free|fast|quick) (?:returns?|exchanges?|shipping|delivery)$`,
     String.raw`\bships? (?:free|today|the same day|within|in \d|by \w+|from)\b`,
     String.raw`\b(?:arrives|delivery) (?:by|on|between)\b`,
     String.raw`\border (?:within|in the next|by \d)\b`,

@@ -55,8 +55,29 @@ function dropScreenSizeCopies(root: Element): void {
   }
 }
 
-/** Removes, in place, every element of two or more blocks whose text an earlier element under `root` has. */
-export function dropRepeatedBlocks(root: Element): void {
+/** A paragraph this long, said twice, is one text printed for two layouts, not a sentence repeated on purpose. */
+const LONG_PARAGRAPH = 150;
+
+/** Removes, in place, each long paragraph whose text an earlier one under `root` has (not a quote's). */
+function dropRepeatedParagraphs(root: Element): void {
+  const seen = new Map<string, Element>();
+  for (const block of [...root.querySelectorAll(LEAF_BLOCKS)]) {
+    if (!root.contains(block) || block.closest(QUOTE)) continue;
+    const text = squash(block.textContent);
+    if (text.length < LONG_PARAGRAPH) continue;
+    const first = seen.get(text);
+    if (!first) seen.set(text, block);
+    // A list item and its only paragraph say the same once.
+    else if (!first.contains(block)) block.remove();
+  }
+}
+
+/**
+ * Removes, in place, every element of two or more blocks whose text an earlier element under
+ * `root` has; with `paragraphs`, also every long paragraph said before (a product's description
+ * in its tab and again in the mobile accordion).
+ */
+export function dropRepeatedBlocks(root: Element, paragraphs = false): void {
   const elements = [...root.querySelectorAll('*')];
   // How many blocks each element holds directly or through inline wrappers, children first.
   const blocks = new Map<Element, number>();
@@ -84,4 +105,5 @@ export function dropRepeatedBlocks(root: Element): void {
     if (text.length >= MIN_TWIN && text === squash(twin.textContent)) element.remove();
   }
   dropScreenSizeCopies(root);
+  if (paragraphs) dropRepeatedParagraphs(root);
 }
