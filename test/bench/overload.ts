@@ -9,6 +9,8 @@
  *    BENCH_OVERLOAD_SECONDS (default 30), each waiting `Retry-After` when refused; the targets are
  *    p99 of accepted scrapes at most 3 s and refusals within 100 ms.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectDatabase } from '../../src/db/client';
@@ -85,10 +87,29 @@ async function apiLoopDelay(env: Environment): Promise<{ p50: number; p99: numbe
   return { p50: ms('p50'), p99: ms('p99'), max: ms('max') };
 }
 
+/**
+ * How long the API took over its refusals (the `ms` of its request log lines for 503 and 429),
+ * from reading the request to its answer: what the client sees beyond this is waiting for a
+ * core and for either event loop.
+ */
+function serverSideRefusals(env: Environment, since: number): number[] {
+  return readFileSync(path.join(env.logDir, 'api.log'), 'utf8')
+    .split('\n')
+    .slice(since)
+    .flatMap((line) => {
+      if (!line.includes('"msg":"request"')) return [];
+      const entry = JSON.parse(line) as { status: number; ms: number; path: string };
+      return entry.path === '/v1/scrape' && (entry.status === 503 || entry.status === 429) ? [entry.ms] : [];
+    });
+}
+
+const logLines = (env: Environment) => readFileSync(path.join(env.logDir, 'api.log'), 'utf8').split('\n').length - 1;
+
 async function backpressure(env: Environment, teamB: string, small: string): Promise<void> {
   // A refusal's time is mostly waiting for an event loop: the API's, then this process's, which
   // reads the answer. Both loops' delays are reported beside the latencies.
   await apiLoopDelay(env);
+  const logged = logLines(env);
   const benchLoop = monitorEventLoopDelay({ resolution: 10 });
   benchLoop.enable();
   const { answers, seconds } = await closedLoop(CLIENTS, SECONDS, () => scrape(env, teamB, small));
@@ -97,7 +118,7 @@ async function backpressure(env: Environment, teamB: string, small: string): Pro
   const { ok: accepted, refused } = countAnswers(answers);
   const other = answers.filter((a) => ![200, 429, 503].includes(a.status));
   const row = (name: string, v: number[]) => [name, v.length, percentile(v, 50).toFixed(0), percentile(v, 99).toFixed(0), Math.max(0, ...v).toFixed(0)];
-  table(['answers', 'count', 'p50 ms', 'p99 ms', 'max ms'], [row('accepted (200)', accepted), row('refused (503/429)', refused)]);
+  table(['answers', 'count', 'p50 ms', 'p99 ms', 'max ms'], [row('accepted (200)', accepted), row('refused (503/429)', refused), row('refused, in the API (its request log)', serverSideRefusals(env, logged))]);
   console.log(
     `${CLIENTS} clients for ${SECONDS} s: ${(accepted.length / seconds).toFixed(1)} scrapes/s accepted; other answers: ${other.length}${other.length ? ` (${[...new Set(other.map((a) => a.status))].join(', ')})` : ''}; targets: accepted p99 <= 3000 ms, refusals within 100 ms`,
   );
