@@ -125,14 +125,19 @@ describe('backpressure', () => {
         return r;
       }),
     );
-    await until('the burst is answered but for the scrapes the site holds', () => answers.length === 4 && holds.length === CAPACITY);
+    await until('every scrape of the burst is answered or held by the site', () => answers.length + holds.length === burst.length);
     // Arriving together, all of them found a free slot; had they been let through to their key
-    // and rate-limit queries, the ones refused after would carry RateLimit headers.
-    expect(answers).toEqual(Array.from({ length: 4 }, () => ({ status: 503, rateLimited: false })));
+    // and rate-limit queries, the ones refused after would carry RateLimit headers. (At most
+    // CAPACITY get through: fewer when the last recount still saw the previous test's scrape.)
+    expect(holds.length).toBeGreaterThan(0);
+    expect(holds.length).toBeLessThanOrEqual(CAPACITY);
+    expect(answers).toEqual(Array.from({ length: burst.length - holds.length }, () => ({ status: 503, rateLimited: false })));
 
     for (const hold of holds) hold.release();
     const done = await Promise.all(burst);
-    expect(done.filter((r) => r.status === 200).map((r) => r.body.data.markdown)).toEqual([expect.stringContaining('It was worth the wait.'), expect.stringContaining('It was worth the wait.')]);
+    const accepted = done.filter((r) => r.status === 200);
+    expect(accepted).toHaveLength(holds.length);
+    for (const r of accepted) expect(r.body.data.markdown).toContain('It was worth the wait.');
     expect((await scrape('/quick')).status).toBe(200);
   });
 
