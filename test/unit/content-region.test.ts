@@ -94,5 +94,26 @@ describe('contentRegion', () => {
     expect(text).not.toContain('Play store');
     expect(text).not.toContain('Loading your cart');
   });
-});
 
+  it('keeps content a gate script hides until it lets the reader in, not a small hidden notice', () => {
+    const filters = `<aside><h2>Filter</h2><p>${'Roast: light, medium, dark. Grind: whole bean, ground. '.repeat(12)}</p></aside>`;
+    const text = region(`<main><h1>Coffee</h1><p>Our coffees.</p><div class="lockdown-notice" style="display:none">Access denied</div><div class="lockdown-content" style="display:none">${filters}<p>${PROSE}</p><p>${PROSE}</p></div></main>`);
+    expect(text).toContain('Paragraph text');
+    expect(text).not.toContain('Access denied');
+  });
+
+  it('keeps a run of item cards whose class names a state with a chrome word, not a lone promo card', () => {
+    const card = (name: string) => `<li><div class="card-wrapper product-card-wrapper subscription-eligible"><a href="/p/${name}">${name} Coffee, whole bean</a><span>$19.99</span></div></li>`;
+    const text = region(`<main><h1>Coffee</h1><p>${PROSE}</p><ul>${card('Dark')}${card('Medium')}${card('Light')}</ul><div class="product-card subscription-box"><a href="/subscribe">Start a subscription today</a></div></main>`, { pruneLinkDense: false });
+    expect(text).toContain('Dark Coffee');
+    expect(text).toContain('Light Coffee');
+    expect(text).not.toContain('Start a subscription');
+  });
+
+  it("says once a card's name that its links repeat, and drops labels repeated across cards", () => {
+    const card = (name: string) => `<div class="card"><a href="/p/${name}"><img src="/${name}.jpg" alt=""><span>${name} Roast</span></a><a href="/p/${name}">${name} Roast</a><h3><a href="/p/${name}">${name} Roast</a></h3><a href="/cart?${name}">Quick add</a></div>`;
+    const text = region(`<main><h1>Coffee</h1><p>${PROSE}</p>${card('Dark')}${card('Medium')}${card('Light')}</main>`, { pruneLinkDense: false });
+    expect(text.match(/Dark Roast/g)).toHaveLength(1);
+    expect(text).not.toContain('Quick add');
+  });
+});

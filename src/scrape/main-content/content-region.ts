@@ -86,6 +86,16 @@ function outOfSight(element: Element, opened: ReadonlySet<string>): boolean {
   return hidden && element.getAttribute('role') !== 'tabpanel' && !(id && opened.has(id)) && !PANEL.test(`${element.getAttribute('class') ?? ''} ${id ?? ''}`);
 }
 
+/**
+ * A hidden block that holds most of what is left of the region is the content itself, hidden
+ * until a script lets the reader in (a password or age gate, a lockdown app), not chrome.
+ */
+const GATED_CONTENT = 500;
+function gatedContent(element: Element, rootLength: () => number): boolean {
+  const length = visibleLength(element);
+  return length >= GATED_CONTENT && length >= rootLength() * 0.5;
+}
+
 /** Ids of the elements that a control under `root` opens (`aria-controls`). */
 function openedByControls(root: Element): Set<string> {
   const ids = new Set<string>();
@@ -250,7 +260,30 @@ function dropRepeatedLabels(root: Element, keepDates: boolean): void {
     if (same) same.push(element);
     else byText.set(text, [element]);
   }
-  for (const elements of byText.values()) if (elements.length >= REPEATED_LABEL.times) for (const element of elements) element.remove();
+  for (const elements of byText.values()) {
+    if (elements.length < REPEATED_LABEL.times) continue;
+    // Links to one address within one card (its image link, its title link, its title for
+    // another layout): the card's name said several times, not a control; said once.
+    if (sameLink(elements) && oneCard(commonAncestor(elements), root)) for (const element of elements.slice(1)) element.remove();
+    else for (const element of elements) element.remove();
+  }
+}
+
+/** Every copy is a link to one address. */
+function sameLink(elements: readonly Element[]): boolean {
+  const hrefs = new Set(elements.map((element) => element.closest('a[href]')?.getAttribute('href') ?? null));
+  return hrefs.size === 1 && !hrefs.has(null);
+}
+
+/** A block this short that holds every copy of a label is one card. */
+const ONE_CARD = 400;
+function oneCard(ancestor: Element | null, root: Element): boolean {
+  return ancestor !== null && ancestor !== root && visibleLength(ancestor) <= ONE_CARD;
+}
+function commonAncestor(elements: readonly Element[]): Element | null {
+  let ancestor: Element | null = elements[0] ?? null;
+  while (ancestor && !elements.every((element) => ancestor!.contains(element))) ancestor = ancestor.parentElement;
+  return ancestor;
 }
 
 /**
@@ -298,6 +331,34 @@ function linkLabel(element: Element, tokens: readonly string[]): boolean {
   if (!link || link === element) return false;
   const length = visibleLength(element);
   return length > 0 && length === visibleLength(link);
+}
+
+/**
+ * A class that names an item card (`product-card`, `grid-item`, `tile`): on a run of such
+ * cards, a chrome word beside it is the item's state (`subscription-eligible`, `sale-banner`),
+ * not chrome; chrome around the grid is still named on its container.
+ */
+const ITEM_CARD = /(?:^|[-_])(?:card|product|item|tile)(?:$|[-_])/i;
+const CARD_RUN = 3;
+/** A card is more than a tab's or a menu's label. */
+const CARD_TEXT = 20;
+function itemCardRun(element: Element): boolean {
+  const classes = element.getAttribute('class') ?? '';
+  if (!classes.split(/\s+/).some((token) => ITEM_CARD.test(token) && !CHROME_TOKEN.test(token))) return false;
+  // The grid's slot for the card: a card is often wrapped alone in its `<li>` or cell.
+  let slot = element;
+  while (slot.parentElement && slot.parentElement.childElementCount === 1) slot = slot.parentElement;
+  const card = (candidate: Element) => {
+    let inner: Element | null = candidate;
+    while (inner && inner.localName !== element.localName) inner = inner.childElementCount === 1 ? inner.firstElementChild : null;
+    return inner?.getAttribute('class') === classes && visibleLength(inner) >= CARD_TEXT && inner.querySelector('a[href]') !== null;
+  };
+  let run = 0;
+  for (const sibling of slot.parentElement?.children ?? []) {
+    // Enough found: a grid of thousands is not read through for each of its cards.
+    if (sibling.localName === slot.localName && card(sibling) && ++run >= CARD_RUN) return true;
+  }
+  return false;
 }
 
 /** A heading element, or a wrapper that opens with one (`<div class="heading"><h2>`). */
@@ -396,11 +457,17 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     if (options.chromeOnly) element.remove();
     else drop(element);
   }
-  for (const element of [...root.querySelectorAll(HIDDEN)]) if (kept(element) && outOfSight(element, opened)) drop(element);
+  // Measured once, when a hidden block is big enough to ask: not once per hidden element.
+  let leftLength: number | undefined;
+  const measureRoot = () => (leftLength ??= visibleLength(root));
+  for (const element of [...root.querySelectorAll(HIDDEN)]) if (kept(element) && outOfSight(element, opened) && !gatedContent(element, measureRoot)) drop(element);
   for (const element of [...root.querySelectorAll('[class], [id]')]) {
     if (!kept(element)) continue;
     const tokens = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.split(/\s+/);
-    if (tokens.some((token) => CHROME_TOKEN.test(token) || typeChrome?.test(token)) && !linkLabel(element, tokens)) drop(element);
+    if (!tokens.some((token) => CHROME_TOKEN.test(token) || typeChrome?.test(token)) || linkLabel(element, tokens)) continue;
+    // Only the generic chrome words can be a card's state; a type's own (reviews) never are.
+    const stateOnly = !tokens.some((token) => typeChrome?.test(token)) && !CHROME_TOKEN.test(element.getAttribute('id') ?? '');
+    if (!(stateOnly && itemCardRun(element))) drop(element);
   }
   if (options.authorBios) dropAuthorBios(root, personDescriptions(jsonLd));
   if (options.chromeHeadings) {
