@@ -40,11 +40,12 @@ function pricePrinted(amount: number, text: string): boolean {
   return [...text.matchAll(PRICE)].some(([printed]) => amounts(printed).some((value) => Math.abs(value - amount) < 0.005));
 }
 
-function price(offers: unknown, text: string): string {
+/** `shown` reads the content as text, only when there is a price to look for. */
+function price(offers: unknown, shown: () => string): string {
   const offer = (Array.isArray(offers) ? offers[0] : offers) as Offer | undefined;
   const amount = offer?.price ?? offer?.lowPrice;
   if (typeof amount !== 'string' && typeof amount !== 'number') return '';
-  if (pricePrinted(Number(amount), text)) return '';
+  if (pricePrinted(Number(amount), shown())) return '';
   return `${amount}${typeof offer?.priceCurrency === 'string' ? ` ${offer.priceCurrency}` : ''}`;
 }
 
@@ -63,5 +64,5 @@ export function productFacts(root: Element, jsonLd: readonly unknown[]): void {
   add('h2', text(product.name));
   add('p', text(product.description));
   // Read as the text format breaks lines: textContent runs blocks together (`$7.954.9 stars`).
-  add('p', price(product.offers, toText(root)));
+  add('p', price(product.offers, () => toText(root)));
 }
