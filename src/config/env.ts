@@ -152,6 +152,11 @@ const envSchema = z
      * 0 disables the check.
      */
     MAX_SCRAPES_IN_FLIGHT: int(32),
+    /**
+     * An API replica's event-loop delay (ms) past which it holds fewer scrapes and screenshots at
+     * once (an adaptive limit under MAX_SCRAPES_IN_FLIGHT), so its own refusals stay fast; 0: off.
+     */
+    SCRAPE_LOOP_DELAY_MS: int(40),
     /** Hours a job's results stay readable. */
     JOB_TTL_HOURS: int(24, 1),
     /** pino log level. */

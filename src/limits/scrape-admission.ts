@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { jobs, teamLimits, type JobKind } from '../db/schema';
 import { AppError } from '../errors';
 import { RESULT_GRACE_MS } from '../temporal/await-result';
+import { LoopDelayLimit } from './loop-delay-limit';
 
 /** Jobs a client waits on whose work is one page: the work saturation counts. */
 const SINGLE_PAGE_KINDS: JobKind[] = ['scrape', 'screenshot'];
@@ -103,15 +104,21 @@ export class ScrapeAdmission {
   private finished = new Tally();
   /** Requests of this replica holding a place before they are authenticated: in no count yet. */
   private entered = 0;
+  /** Requests of this replica holding a place, authenticated or not. */
+  private held = 0;
   private reading = false;
   private readonly timer: NodeJS.Timeout;
+  private readonly replicaLimit: LoopDelayLimit;
 
   constructor(
     private readonly db: Db,
     /** Single-page jobs the deployment takes at once (MAX_SCRAPES_IN_FLIGHT); 0: no limit. */
     private readonly capacity: number,
+    /** This replica's event-loop delay (ms) past which it holds fewer (SCRAPE_LOOP_DELAY_MS); 0: only `capacity` counts. */
+    targetLoopDelayMs: number,
     private readonly logger: Logger,
   ) {
+    this.replicaLimit = new LoopDelayLimit({ max: capacity, targetDelayMs: capacity > 0 ? targetLoopDelayMs : 0 });
     this.timer = setInterval(() => void this.recount(), RECOUNT_INTERVAL_MS);
     this.timer.unref();
     void this.recount();
@@ -134,7 +141,14 @@ export class ScrapeAdmission {
         { retryAfterSeconds: RETRY_AFTER_SECONDS },
       );
     }
+    if (capacity > 0 && this.held >= this.replicaLimit.current) {
+      this.replicaLimit.noteBinding();
+      throw new AppError('SERVICE_UNAVAILABLE', `This API replica is saturated: it takes no more scrapes or screenshots at the moment; retry in ${RETRY_AFTER_SECONDS} s`, undefined, {
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+      });
+    }
     this.entered += 1;
+    this.held += 1;
     let team: string | undefined;
     let left = false;
     return {
@@ -147,6 +161,7 @@ export class ScrapeAdmission {
       leave: () => {
         if (left) return;
         left = true;
+        this.held -= 1;
         if (team === undefined) this.entered -= 1;
         else this.finished.add(team, 1);
       },
@@ -170,6 +185,7 @@ export class ScrapeAdmission {
   /** Stops the background reads. */
   close(): void {
     clearInterval(this.timer);
+    this.replicaLimit.close();
   }
 
   private async recount(): Promise<void> {

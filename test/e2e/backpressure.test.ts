@@ -27,6 +27,8 @@ let pg: ThrowawayPostgres;
 let database: Database;
 let site: FixtureServer;
 let apiServer: Running & { url: string };
+/** A second replica whose limit adapts to its event loop (the first keeps the deployment's count only). */
+let adaptive: Running & { url: string };
 let workers: Running;
 let key: string;
 /** A team allowed one page in flight (`wcs limits <team> --pagesInFlight 1`), and one on the default. */
@@ -65,18 +67,29 @@ beforeAll(async () => {
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
   });
   workers = await startInProcessWorkers(config);
-  apiServer = await startInProcessApi(config);
+  // Its API runs in this test's process, whose event loop a loaded machine may hold up now and
+  // then: these cases are about the deployment-wide count, so this replica's own limit is off.
+  apiServer = await startInProcessApi({ ...config, SCRAPE_LOOP_DELAY_MS: 0 });
+  // Far above a loaded machine's hiccups; the test holds the loop for longer on purpose.
+  adaptive = await startInProcessApi({ ...config, SCRAPE_LOOP_DELAY_MS: 300 });
 });
 afterAll(async () => {
   for (const hold of holds) hold.release();
   await apiServer?.close();
+  await adaptive?.close();
   await workers?.close();
   await site?.close();
   await database?.close();
   await pg?.destroy();
 });
 
-const scrape = (path: string, as = key) => api('/v1/scrape', { key: as, baseUrl: apiServer.url, body: { url: `${site.url}${path}`, formats: ['markdown'], timeout: 30_000 } });
+const scrape = (path: string, as = key, baseUrl = apiServer.url) => api('/v1/scrape', { key: as, baseUrl, body: { url: `${site.url}${path}`, formats: ['markdown'], timeout: 30_000 } });
+
+/** Holds this process's event loop, which is also the in-process APIs'. */
+function holdEventLoop(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+}
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -183,5 +196,33 @@ describe('backpressure', () => {
     );
     const [job] = await database.db.select().from(jobs).where(eq(jobs.kind, 'scrape')).orderBy(desc(jobs.createdAt)).limit(1);
     expect(job).toMatchObject({ status: 'failed', errorCode: 'SCRAPE_CANCELLED', url: `${site.url}/held` });
+  });
+
+  // Last: the other replica sees this one's scrapes finish only at its next count (every 200 ms).
+  it('holds fewer scrapes on a replica whose event loop runs late, refusing the rest at once, and takes them again once it keeps up', async () => {
+    holds.length = 0;
+    const quickHits = site.hits.get('/quick') ?? 0;
+    const first = scrape('/held', key, adaptive.url);
+    await until('the scrape reaches the site', () => holds.length === 1);
+    // One of the deployment's two places is free, but this replica's loop just ran 0.8 s late.
+    holdEventLoop(800);
+    await sleep(400);
+    const refused = await scrape('/quick', key, adaptive.url);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', error: 'This API replica is saturated: it takes no more scrapes or screenshots at the moment; retry in 1 s' });
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.headers.get('ratelimit-limit')).toBeNull();
+    expect(site.hits.get('/quick') ?? 0).toBe(quickHits);
+
+    // On time again, each window in which it turned a request away gives it one more place.
+    let answer = refused;
+    await until('the replica takes a scrape again', async () => {
+      answer = await scrape('/quick', key, adaptive.url);
+      return answer.status !== 503;
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.markdown).toContain('Answered at once.');
+    holds[0]!.release();
+    expect((await first).status).toBe(200);
   });
 });

@@ -1,0 +1,76 @@
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { Gauge } from 'prom-client';
+import { METRIC_PREFIX, metrics } from '../metrics/registry';
+
+/** How often the limit is recalibrated. */
+const WINDOW_MS = 250;
+/** How often the loop's timer is due; the histogram's values include this much. */
+const RESOLUTION_MS = 10;
+/** What a late window multiplies the limit by. */
+const BACKOFF = 0.75;
+
+const limitGauge = new Gauge({
+  name: `${METRIC_PREFIX}scrape_replica_limit`,
+  help: "Scrapes and screenshots this API replica takes at once now: its adaptive limit, lowered while its event loop runs late (SCRAPE_LOOP_DELAY_MS).",
+  registers: [metrics],
+});
+
+export interface LoopDelayLimitOptions {
+  /** The most the limit may grow to: the deployment-wide capacity. */
+  max: number;
+  /** Event-loop delay, in ms, past which a window counts as overloaded; 0 keeps the limit at `max`. */
+  targetDelayMs: number;
+}
+
+/**
+ * An adaptive cap on the scrapes one API replica holds at once, set by how late its own event
+ * loop runs. A replica that starts scrapes eagerly runs their fetch and storage on its main
+ * thread, beside the HTTP handling; past what that thread keeps up with, every request waits
+ * for it, refusals included (at 128 clients on 2 cores a third-of-a-second stall held up every
+ * request that arrived in it). So, as TCP's congestion window and Netflix's concurrency-limits
+ * do (AIMD): every 250 ms, a window whose loop ran later than the target cuts the limit by a
+ * quarter, and a window that ran on time while the limit turned requests away raises it by one.
+ * The deployment-wide count (MAX_SCRAPES_IN_FLIGHT) stays the ceiling.
+ */
+export class LoopDelayLimit {
+  private limit: number;
+  private bound = false;
+  private readonly delays: IntervalHistogram | undefined;
+  private readonly timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: LoopDelayLimitOptions) {
+    this.limit = options.max;
+    limitGauge.set(this.limit);
+    if (options.targetDelayMs <= 0) return;
+    this.delays = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+    this.delays.enable();
+    this.timer = setInterval(() => this.calibrate(), WINDOW_MS);
+    this.timer.unref();
+  }
+
+  /** Scrapes this replica may hold now. */
+  get current(): number {
+    return this.limit;
+  }
+
+  /** Says a request was turned away by this limit: the next on-time window may raise it. */
+  noteBinding(): void {
+    this.bound = true;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.delays?.disable();
+  }
+
+  private calibrate(): void {
+    const delays = this.delays!;
+    // The histogram times each timer from the previous one: its max, less the resolution, is the window's longest stall.
+    const lateMs = delays.count > 0 ? delays.max / 1e6 - RESOLUTION_MS : 0;
+    delays.reset();
+    if (lateMs > this.options.targetDelayMs) this.limit = Math.max(1, Math.floor(this.limit * BACKOFF));
+    else if (this.bound) this.limit = Math.min(this.options.max, this.limit + 1);
+    this.bound = false;
+    limitGauge.set(this.limit);
+  }
+}

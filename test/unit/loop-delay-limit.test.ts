@@ -1,0 +1,58 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LoopDelayLimit } from '../../src/limits/loop-delay-limit';
+
+/** Holds the event loop, as a replica's main thread does when it takes more work than it keeps up with. */
+function block(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until);
+}
+
+describe('LoopDelayLimit', () => {
+  let limit: LoopDelayLimit | undefined;
+  afterEach(() => limit?.close());
+
+  it('cuts the limit when the event loop runs later than the target, and raises it by one per on-time window while it turns requests away', async () => {
+    // A generous target: a loaded test machine's own hiccups stay under it.
+    limit = new LoopDelayLimit({ max: 16, targetDelayMs: 300 });
+    expect(limit.current).toBe(16);
+    await sleep(300);
+    block(700);
+    await sleep(300);
+    const cut = limit.current;
+    // By a quarter, once or (when the stall is seen after that window's calibration) twice.
+    expect([12, 9]).toContain(cut);
+
+    // On time but never binding: the limit stays where it is.
+    await sleep(600);
+    expect(limit.current).toBe(cut);
+
+    for (let i = 0; i < 8; i++) {
+      limit.noteBinding();
+      await sleep(60);
+    }
+    expect(limit.current).toBeGreaterThan(cut);
+    expect(limit.current).toBeLessThanOrEqual(16);
+  });
+
+  it('never goes past the ceiling nor below one', async () => {
+    limit = new LoopDelayLimit({ max: 2, targetDelayMs: 100 });
+    for (let i = 0; i < 4; i++) {
+      block(400);
+      await sleep(300);
+    }
+    expect(limit.current).toBe(1);
+    for (let i = 0; i < 30; i++) {
+      limit.noteBinding();
+      await sleep(50);
+    }
+    expect(limit.current).toBe(2);
+  });
+
+  it('with no target keeps the limit at the ceiling', async () => {
+    limit = new LoopDelayLimit({ max: 8, targetDelayMs: 0 });
+    block(400);
+    await sleep(300);
+    expect(limit.current).toBe(8);
+  });
+});
