@@ -14,6 +14,8 @@ export interface PageSignals {
   schemaTypes: readonly string[];
   ogType?: string | undefined;
   generator?: string | undefined;
+  /** The page's heading names a product its schema.org data describes: the page is that product's. */
+  namedProduct?: boolean | undefined;
 }
 
 const SCHEMA: Record<string, PageType> = {
@@ -110,8 +112,12 @@ export function detectPageType(signals: PageSignals, structure: PageStructure): 
   };
   const s = structure;
   // One buy button (maybe repeated in a sticky bar) means one thing to buy: a priced run on
-  // that page is a carousel of other products. A grid has no buy button, or one per item.
-  const oneThingToBuy = s.cartActions > 0 && s.cartActions <= ONE_BUY_BUTTON;
+  // that page is a carousel of other products. A grid has no buy button, or one per item. So
+  // does a heading that names the product the page's data describes (one of few: many are a
+  // grid's), whatever the carousel's buttons.
+  const described = signals.schemaTypes.filter((name) => SCHEMA[name.toLowerCase()] === 'product').length;
+  const namedProduct = signals.namedProduct === true && described < MANY_ENTITIES;
+  const oneThingToBuy = namedProduct || (s.cartActions > 0 && s.cartActions <= ONE_BUY_BUTTON);
   const grid = !oneThingToBuy && s.pricedItems >= 4 && s.pricedItems >= 0.5 * s.repeatedItems;
   const counts = new Map<string, number>();
   for (const name of signals.schemaTypes) counts.set(name.toLowerCase(), (counts.get(name.toLowerCase()) ?? 0) + 1);

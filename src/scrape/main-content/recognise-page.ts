@@ -1,4 +1,5 @@
 import type { PageScan } from '../html/scan-page';
+import { headingNamesProduct } from './named-product';
 import { measureStructure } from './page-structure';
 import { detectPageType, type PageTypeGuess } from './page-type';
 import { parseJsonLd, schemaTypes } from './schema-types';
@@ -20,7 +21,7 @@ function metaContent(scan: PageScan, key: string): string | undefined {
 export function recognisePage(scan: PageScan, body: Element, pageUrl: string): RecognisedPage {
   const jsonLd = parseJsonLd(scan.jsonLd);
   const guess = detectPageType(
-    { url: pageUrl, schemaTypes: schemaTypes(jsonLd, scan.itemTypes), ogType: metaContent(scan, 'og:type'), generator: metaContent(scan, 'generator') },
+    { url: pageUrl, schemaTypes: schemaTypes(jsonLd, scan.itemTypes), ogType: metaContent(scan, 'og:type'), generator: metaContent(scan, 'generator'), namedProduct: headingNamesProduct(body, jsonLd) },
     measureStructure(body),
   );
   return { ...guess, jsonLd };
