@@ -1,3 +1,4 @@
+import { dropAsideSections } from './aside-sections';
 import { dropAuthorBios, personDescriptions } from './author-bios';
 import { dropDataFields } from './data-fields';
 import { dropFillerLines } from './filler-lines';
@@ -5,6 +6,7 @@ import { dropGridControls } from './grid-controls';
 import { dropPosterStats } from './poster-stats';
 import { dropPurchaseLines } from './purchase-lines';
 import { dropRepeatedBlocks } from './repeated-blocks';
+import { visibleLength } from './text-lines';
 
 /**
  * The page's content region: the main landmark when there is one, with page chrome pruned
@@ -146,10 +148,6 @@ function callToAction(link: Element): boolean {
 
 /** A button that shows or hides content (a tab, an accordion heading) is a heading for it. */
 const DISCLOSURE = 'button[aria-controls], button[aria-expanded], [role="tab"]';
-
-export function visibleLength(node: Node | null | undefined): number {
-  return (node?.textContent ?? '').replace(/\s+/g, ' ').trim().length;
-}
 
 function linkTextLength(element: Element): number {
   let n = 0;
@@ -389,7 +387,7 @@ export interface RegionOptions {
   keepItems?: boolean | undefined;
   /** More chrome words for this kind of page (a product's reviews, an article's comments). */
   extraChrome?: string | undefined;
-  /** Headings of sections that are not about the page's subject ("Customer reviews", "You may also like"). */
+  /** Titles (headings, or lines that open a block) of sections that are not about the page's subject ("Customer reviews", "You may also like"). */
   chromeHeadings?: RegExp | undefined;
   /** Sections that repeat are content (an API reference describes a parameter under each call that takes it). */
   repeatsOnPurpose?: boolean | undefined;
@@ -408,28 +406,6 @@ export interface RegionOptions {
    * whatever their size, since there is no content they could be wrapping.
    */
   chromeOnly?: boolean | undefined;
-}
-
-/**
- * The section a heading opens: its wrappers while the heading is their first element; when
- * those wrappers hold nothing but the heading (`<div class="section-header"><h2>`), or there
- * are none, also the siblings after them up to the next heading of its rank or higher. Never
- * more than `limit` characters.
- */
-function headedSection(heading: Element, root: Element, limit: number): Element[] {
-  let section: Element = heading;
-  while (section.parentElement && section.parentElement !== root && section.parentElement.firstElementChild === section && visibleLength(section.parentElement) < limit) section = section.parentElement;
-  let length = visibleLength(section);
-  if (section !== heading && length > visibleLength(heading)) return [section];
-  const higher = Array.from({ length: Number(heading.localName.slice(1)) }, (_, i) => `h${i + 1}`).join(',');
-  const parts: Element[] = [section];
-  for (let next = section.nextElementSibling; next; next = next.nextElementSibling) {
-    if (next.matches(higher) || next.querySelector(higher)) break;
-    length += visibleLength(next);
-    if (length >= limit) break;
-    parts.push(next);
-  }
-  return parts;
 }
 
 /** Prunes the document in place and returns the region's root; `jsonLd` is the page's, for what it says of the author. */
@@ -470,12 +446,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     if (!(stateOnly && itemCardRun(element))) drop(element);
   }
   if (options.authorBios) dropAuthorBios(root, personDescriptions(jsonLd));
-  if (options.chromeHeadings) {
-    for (const title of [...root.querySelectorAll('h2, h3, h4')]) {
-      if (!kept(title) || !options.chromeHeadings.test((title.textContent ?? '').replace(/\s+/g, ' ').trim())) continue;
-      for (const part of headedSection(title, root, rootLength * 0.5)) part.remove();
-    }
-  }
+  if (options.chromeHeadings) dropAsideSections(root, options.chromeHeadings, rootLength * 0.5);
   dropCookieNotices(root);
   dropFillerLines(root);
   if (options.keepItems) dropGridControls(root);

@@ -1,7 +1,8 @@
-import { contentRegion, visibleLength, type RegionOptions } from './content-region';
+import { contentRegion, type RegionOptions } from './content-region';
 import type { PageType, PageTypeGuess } from './page-type';
 import { productFacts } from './product-facts';
 import { readabilityContent } from './readability-content';
+import { visibleLength } from './text-lines';
 
 /**
  * - `region`: the content region with page chrome pruned, every section kept;

@@ -1,3 +1,8 @@
+/** A node's text as it reads on screen, whitespace collapsed: its length. */
+export function visibleLength(node: Node | null | undefined): number {
+  return (node?.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+}
+
 /** Markup inside a line of text: a label with a link, an icon or emphasis in it is still one line. */
 const PHRASING = new Set(['a', 'abbr', 'b', 'bdi', 'cite', 'data', 'em', 'i', 'img', 'mark', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'br']);
 

@@ -1,0 +1,68 @@
+import { oneLine, visibleLength } from './text-lines';
+
+/**
+ * Sections whose title says they are about something other than the page's subject (a
+ * product's "Customer reviews", "You may also like", "Shipping & Returns"). Shops title them
+ * with a heading element, or with a line of their own that opens the block: a styled `<p>` or
+ * `<div>`, an accordion's button label.
+ */
+
+const HEADING = /^h[2-4]$/;
+
+/** A title is short; a longer line that starts with "Related" is a sentence. */
+const TITLE_LENGTH = 60;
+
+const squash = (element: Element): string => (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+/** Whether the elements before `element` in its parent show nothing (an icon, an empty rule). */
+function opensParent(element: Element): boolean {
+  for (let previous = element.previousElementSibling; previous; previous = previous.previousElementSibling) if (visibleLength(previous) > 0) return false;
+  return true;
+}
+
+/** In a list's item, a table's cell or a link: one entry ("Q&A time included in each class") or one way out, not a block's title. */
+const NOT_TITLE = 'li, dt, dd, td, th, a';
+
+/**
+ * A line of its own that opens its block: one line of text (a label ending in a colon is a
+ * field's, "Recommended:" over a game's requirements) in a parent laid out in blocks.
+ */
+function titleLine(element: Element, text: string): boolean {
+  const parent = element.parentElement;
+  if (text.length > TITLE_LENGTH || text.endsWith(':') || element.closest(NOT_TITLE)) return false;
+  return oneLine(element) && parent !== null && !oneLine(parent) && opensParent(element);
+}
+
+/**
+ * The section a title opens: its wrappers while they open with it; when those wrappers hold
+ * nothing but a heading (`<div class="section-header"><h2>`), or there are none, also the
+ * siblings after them up to the next heading of its rank or higher. A title line has no rank
+ * to end its section by, so its section is its wrappers only. Never more than `limit` characters.
+ */
+function titledSection(title: Element, root: Element, limit: number): Element[] {
+  let section: Element = title;
+  while (section.parentElement && section.parentElement !== root && opensParent(section) && visibleLength(section.parentElement) < limit) section = section.parentElement;
+  let length = visibleLength(section);
+  if (!HEADING.test(title.localName) || (section !== title && length > visibleLength(title))) return [section];
+  const higher = Array.from({ length: Number(title.localName.slice(1)) }, (_, i) => `h${i + 1}`).join(',');
+  const parts: Element[] = [section];
+  for (let next = section.nextElementSibling; next; next = next.nextElementSibling) {
+    if (next.matches(higher) || next.querySelector(higher)) break;
+    length += visibleLength(next);
+    if (length >= limit) break;
+    parts.push(next);
+  }
+  return parts;
+}
+
+/** Removes, in place, the sections under `root` that a heading or a title line `titles` picks opens, each under `limit` characters. */
+export function dropAsideSections(root: Element, titles: RegExp, limit: number): void {
+  for (const element of [...root.querySelectorAll('*')]) {
+    if (!root.contains(element)) continue;
+    const heading = HEADING.test(element.localName);
+    if (!heading && element.firstElementChild && !oneLine(element)) continue;
+    const text = squash(element);
+    if (!titles.test(text) || !(heading || titleLine(element, text))) continue;
+    for (const part of titledSection(element, root, limit)) part.remove();
+  }
+}
