@@ -39,4 +39,15 @@ describe('dropPurchaseLines', () => {
       ['Easy Returns', 'Fast shipping\n', 'Same day'],
     );
   });
+
+  it("drops saving for later, price alerts, offers, bulk pricing, sharing, others' carts and today's pickup; keeps the product", () => {
+    expectPruned(
+      '<h1>Ninja Kitchen System</h1><p>$129.00</p><p>In 50+ people\'s carts</p><p>Pickup today</p><p>Shipping, arrives tomorrow</p>' +
+        '<p>Sign in to add this item to your wishlist</p><p>Log in to set a price alert on this product.</p><p>You can only make an offer when buying a single item</p>' +
+        '<p>See Bulk Discounts</p><p>Share this product</p><p>Purchasing this product earns 176XP</p>' +
+        '<p>A 72 oz pitcher that crushes ice to snow in seconds, with Auto-iQ programs for smoothies and frozen drinks.</p>',
+      ['Ninja Kitchen System', '$129.00', 'crushes ice'],
+      ['carts', 'Pickup', 'arrives', 'wishlist', 'price alert', 'offer', 'Bulk', 'Share', 'XP'],
+    );
+  });
 });

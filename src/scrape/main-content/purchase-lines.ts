@@ -15,16 +15,20 @@ const PURCHASE_LINE = new RegExp(
     // The shop's promises printed as badges beside every product.
     String.raw`^(?:easy|hassle[- ]free|fast|quick) (?:returns?|exchanges?|shipping|delivery)$`,
     String.raw`\bships? (?:free|today|the same day|within|in \d|by \w+|from)\b`,
-    String.raw`\b(?:arrives|delivery) (?:by|on|between)\b`,
+    String.raw`\b(?:arrives|delivery|pickup) (?:by|on|between|today|tomorrow)\b`,
     String.raw`\border (?:within|in the next|by \d)\b`,
     String.raw`\b(?:in|out of) stock\b`,
     String.raw`\bpay in \d\b`,
     String.raw`\b\d+ (?:interest[- ]free )?(?:payments|installments|instalments)\b`,
     String.raw`\bbuy now,? pay later\b`,
-    String.raw`\b(?:earn|collect|get) (?:\d[\d,]*|up to \d[\d,]*) (?:points|xp|rewards?)\b`,
+    String.raw`\b(?:earns?|collect|get) (?:up to )?\d[\d,]* ?(?:points|xp|rewards?)\b`,
     String.raw`\bsold (?:and shipped )?by\b`,
     String.raw`\b(?:size guide|size chart|true to size|fits (?:small|large))\b`,
     String.raw`^(?:select|choose) (?:a |your )?(?:size|colou?r|quantity|option)s?\b`,
+    // Saving it for later, watching its price, haggling, buying in bulk, sharing it; how many
+    // others are buying it.
+    String.raw`\bwish ?list\b|\bprice alert\b|\bmake an offer\b|\bbulk (?:pricing|discounts?)\b|^share this (?:product|item)\b`,
+    String.raw`\bin \d[\d,]*\+? (?:people's |other )?(?:carts|baskets|bags)\b`,
     // Rating badges: the reviews themselves are pruned as a section.
     String.raw`\b\d(?:\.\d+)? (?:stars? )?out of 5\b`,
     String.raw`^\(?\d[\d,.]*\)? (?:reviews?|ratings?)$`,
