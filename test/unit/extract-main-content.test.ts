@@ -27,4 +27,22 @@ describe('extractMainContent', () => {
     expect(main.method).not.toBe('none');
     expect(toText(main.root)).toContain('Menu entry');
   });
+
+  it("drops the shop's purchase lines from Readability's pick of a product page too", () => {
+    // The description sits in a drawer (a non-modal dialog), which the region drops as chrome,
+    // as it does the reviews and the carousel beside it: too little is left.
+    const carousel = `<aside>${Array.from({ length: 12 }, (_, i) => `<a href="/p/${i}">Training shorts model ${i}</a>`).join(' ')}</aside>`;
+    const reviews = Array.from({ length: 22 }, (_, i) => `<div class="review-card"><b>Buyer ${i}</b><span>Great fit</span></div>`).join('');
+    const page = `<html><body><main><h1>Arrival T-Shirt</h1><p>$22</p><section class="reviews">${reviews}</section>${carousel}<div role="dialog" aria-modal="false"><div>
+      <p>Free Standard Delivery for orders over $75</p><p>Loading...</p>
+      <p>${'The Arrival T-Shirt is a lightweight gym top with sweat-wicking fabric and flatlock seams, made to move with you. '.repeat(2)}</p>
+      <p>${'A slim fit with set-in sleeves and a crew neck, in 100% polyester that dries fast between sets. '.repeat(2)}</p>
+    </div></div></main></body></html>`;
+    const main = extractMainContent(parsePage(page), { type: 'product', evidence: [] }, [], () => parsePage(page));
+    const text = toText(main.root);
+    expect(main.method).toBe('readability');
+    expect(text).toContain('sweat-wicking fabric');
+    expect(text).not.toContain('Free Standard Delivery');
+    expect(text).not.toContain('Loading');
+  });
 });

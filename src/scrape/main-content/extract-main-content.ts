@@ -1,6 +1,8 @@
 import { contentRegion, type RegionOptions } from './content-region';
 import type { PageType, PageTypeGuess } from './page-type';
+import { dropFillerLines } from './filler-lines';
 import { productFacts } from './product-facts';
+import { dropPurchaseLines } from './purchase-lines';
 import { readabilityContent } from './readability-content';
 import { visibleLength } from './text-lines';
 
@@ -139,7 +141,14 @@ export function extractMainContent(document: Document, page: PageTypeGuess, json
       const root = attempt.run(i === 0 && untouched ? document : (unpruned().cloneNode(true) as Document), jsonLd);
       const kept = visibleLength(root);
       if (root && (kept >= TRUSTED_LENGTH || kept >= total * TRUSTED_SHARE)) {
-        if (page.type === 'product') productFacts(root, jsonLd);
+        if (page.type === 'product') {
+          // The region drops the shop's lines itself; Readability's pick keeps them.
+          if (attempt.method !== 'region') {
+            dropPurchaseLines(root);
+            dropFillerLines(root);
+          }
+          productFacts(root, jsonLd);
+        }
         const tighter = TIGHTER[page.type];
         const narrowed = tighter && tighter.attempt.method !== attempt.method ? tryTighter(tighter, root.ownerDocument, jsonLd, kept) : null;
         if (!tighter || !narrowed) return result(root, attempt.method, kept);
