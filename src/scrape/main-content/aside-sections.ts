@@ -24,13 +24,17 @@ function opensParent(element: Element): boolean {
 const NOT_TITLE = 'li, dt, dd, td, th, a';
 
 /**
- * A line of its own that opens its block: one line of text (a label ending in a colon is a
- * field's, "Recommended:" over a game's requirements) in a parent laid out in blocks.
+ * A line of its own: one line of text in a parent laid out in blocks. Asked before its text is
+ * read, so that only the outermost line reads each text.
  */
-function titleLine(element: Element, text: string): boolean {
+function ownLine(element: Element): boolean {
   const parent = element.parentElement;
-  if (text.length > TITLE_LENGTH || text.endsWith(':') || element.closest(NOT_TITLE)) return false;
-  return oneLine(element) && parent !== null && !oneLine(parent) && opensParent(element);
+  return parent !== null && oneLine(element) && !oneLine(parent);
+}
+
+/** A line of its own that opens its block (a label ending in a colon is a field's, "Recommended:" over a game's requirements). */
+function titleLine(element: Element, text: string): boolean {
+  return text.length <= TITLE_LENGTH && !text.endsWith(':') && element.closest(NOT_TITLE) === null && opensParent(element);
 }
 
 /**
@@ -60,7 +64,7 @@ export function dropAsideSections(root: Element, titles: RegExp, limit: number):
   for (const element of [...root.querySelectorAll('*')]) {
     if (!root.contains(element)) continue;
     const heading = HEADING.test(element.localName);
-    if (!heading && element.firstElementChild && !oneLine(element)) continue;
+    if (!heading && !ownLine(element)) continue;
     const text = squash(element);
     if (!titles.test(text) || !(heading || titleLine(element, text))) continue;
     for (const part of titledSection(element, root, limit)) part.remove();
