@@ -25,11 +25,12 @@ const NOT_TITLE = 'li, dt, dd, td, th, a';
 
 /**
  * A line of its own: one line of text in a parent laid out in blocks. Asked before its text is
- * read, so that only the outermost line reads each text.
+ * read, so that only the outermost line reads each text; `lines` answers `oneLine` once per
+ * element, so that the children of one parent do not each walk all their siblings.
  */
-function ownLine(element: Element): boolean {
+function ownLine(element: Element, lines: (element: Element) => boolean): boolean {
   const parent = element.parentElement;
-  return parent !== null && oneLine(element) && !oneLine(parent);
+  return parent !== null && lines(element) && !lines(parent);
 }
 
 /** A line of its own that opens its block (a label ending in a colon is a field's, "Recommended:" over a game's requirements). */
@@ -61,10 +62,16 @@ function titledSection(title: Element, root: Element, limit: number): Element[] 
 
 /** Removes, in place, the sections under `root` that a heading or a title line `titles` picks opens, each under `limit` characters. */
 export function dropAsideSections(root: Element, titles: RegExp, limit: number): void {
+  const memo = new Map<Element, boolean>();
+  const lines = (element: Element): boolean => {
+    let line = memo.get(element);
+    if (line === undefined) memo.set(element, (line = oneLine(element)));
+    return line;
+  };
   for (const element of [...root.querySelectorAll('*')]) {
     if (!root.contains(element)) continue;
     const heading = HEADING.test(element.localName);
-    if (!heading && !ownLine(element)) continue;
+    if (!heading && !ownLine(element, lines)) continue;
     const text = squash(element);
     if (!titles.test(text) || !(heading || titleLine(element, text))) continue;
     for (const part of titledSection(element, root, limit)) part.remove();

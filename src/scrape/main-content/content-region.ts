@@ -236,22 +236,35 @@ const INLINE = new Set(['a', 'abbr', 'b', 'cite', 'em', 'i', 'mark', 'small', 's
  * A word or link inside a sentence: its parent, or the block its inline wrappers sit in, has
  * words of its own around it (not just a label's colon).
  */
-function inSentence(element: Element): boolean {
+function inSentence(element: Element, ownWords: (element: Element) => number): boolean {
   for (let at: Element | null = element.parentElement; at; at = at.parentElement) {
-    let words = 0;
-    for (let node = at.firstChild; node; node = node.nextSibling) if (node.nodeType === 3) words += (node as Text).data.match(/\p{L}+/gu)?.length ?? 0;
-    if (words >= 2) return true;
+    if (ownWords(at) >= 2) return true;
     if (!INLINE.has(at.localName)) return false;
   }
   return false;
 }
 
+/** Counts the words of an element's own text nodes, once per element: siblings share their parent's count (a row of 10,000 links stays linear). */
+function ownWordCounter(): (element: Element) => number {
+  const counts = new Map<Element, number>();
+  return (element) => {
+    let words = counts.get(element);
+    if (words === undefined) {
+      words = 0;
+      for (let node = element.firstChild; node; node = node.nextSibling) if (node.nodeType === 3) words += (node as Text).data.match(/\p{L}+/gu)?.length ?? 0;
+      counts.set(element, words);
+    }
+    return words;
+  };
+}
+
 /** Removes leaf blocks whose short text repeats across the region (not a name linked in running text, nor, in a thread, a date). */
 function dropRepeatedLabels(root: Element, keepDates: boolean): void {
   const byText = new Map<string, Element[]>();
+  const ownWords = ownWordCounter();
   for (const element of root.querySelectorAll('*')) {
     // A post's date is its date line, however many posts share it.
-    if (element.firstElementChild || (keepDates && element.localName === 'time') || inRepeatingBlock(element, root) || inSentence(element)) continue;
+    if (element.firstElementChild || (keepDates && element.localName === 'time') || inRepeatingBlock(element, root) || inSentence(element, ownWords)) continue;
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
     if (!text || text.length > REPEATED_LABEL.maxLength) continue;
     const same = byText.get(text);
