@@ -156,7 +156,7 @@ const envSchema = z
      * An API replica's event-loop delay (ms) past which it holds fewer scrapes and screenshots at
      * once (an adaptive limit under MAX_SCRAPES_IN_FLIGHT), so its own refusals stay fast; 0: off.
      */
-    SCRAPE_LOOP_DELAY_MS: int(40),
+    SCRAPE_LOOP_DELAY_MS: int(60),
     /** Hours a job's results stay readable. */
     JOB_TTL_HOURS: int(24, 1),
     /** pino log level. */
