@@ -116,4 +116,16 @@ describe('contentRegion', () => {
     expect(text.match(/Dark Roast/g)).toHaveLength(1);
     expect(text).not.toContain('Quick add');
   });
+
+  it("drops a photo's caption and credit, keeps a doc figure's explanation", () => {
+    const figure = '<figure><img src="/a.jpg" alt=""><figcaption>Testing the scooter on a hill. Photo: Jane Doe</figcaption></figure>';
+    const article = region(`<main><h1>Scooters</h1><p>${PROSE}</p>${figure}<p>${PROSE}</p></main>`);
+    expect(article).toContain('Paragraph text');
+    expect(article).not.toContain('Photo: Jane Doe');
+    const doc = region(`<main><h1>Pipeline</h1><p>${PROSE}</p><figure><img src="/p.svg" alt=""><figcaption>Figure 1: each stage feeds the next.</figcaption></figure></main>`, {
+      pruneLinkDense: true,
+      figureCaptions: true,
+    });
+    expect(doc).toContain('Figure 1: each stage feeds the next.');
+  });
 });

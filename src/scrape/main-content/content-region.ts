@@ -404,6 +404,8 @@ export interface RegionOptions {
   chromeHeadings?: RegExp | undefined;
   /** Sections that repeat are content (an API reference describes a parameter under each call that takes it). */
   repeatsOnPurpose?: boolean | undefined;
+  /** Figure captions are content (a doc's diagram is explained under it), not a photo's description and credit. */
+  figureCaptions?: boolean | undefined;
   /** A thread: drop what it prints about each poster (profile fields, counters). */
   posts?: boolean | undefined;
   /** A product: drop the shop's purchase terms around it (delivery, returns, payment plans). */
@@ -460,6 +462,9 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   }
   if (options.authorBios) dropAuthorBios(root, personDescriptions(jsonLd));
   if (options.chromeHeadings) dropAsideSections(root, options.chromeHeadings, rootLength * 0.5);
+  // A photo's caption says again what the text says about it, and whose photo it is; the text
+  // output has no photo for it to caption.
+  if (!options.figureCaptions) for (const caption of [...root.querySelectorAll('figcaption')]) caption.remove();
   dropCookieNotices(root);
   dropFillerLines(root);
   if (options.keepItems) dropGridControls(root);

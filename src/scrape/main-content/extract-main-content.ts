@@ -56,7 +56,7 @@ const readability: Attempt = { method: 'readability', run: readabilityContent };
 /** What the region drops and keeps, by page type. */
 const REGION: Record<PageType, Omit<RegionOptions, 'pruneLinkDense'>> = {
   article: { extraChrome: COMMENTS, authorBios: true },
-  documentation: { extraChrome: COMMENTS, authorBios: true, repeatsOnPurpose: true },
+  documentation: { extraChrome: COMMENTS, authorBios: true, repeatsOnPurpose: true, figureCaptions: true },
   service: { extraChrome: COMMENTS, authorBios: true, keepItems: true },
   forum: { posts: true },
   product: { purchase: true, dataFields: true, paragraphsOnce: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES },
