@@ -6,6 +6,7 @@ import { dropGridControls } from './grid-controls';
 import { dropPosterStats } from './poster-stats';
 import { dropPurchaseLines } from './purchase-lines';
 import { dropRepeatedBlocks } from './repeated-blocks';
+import { dropSignInPrompts } from './sign-in-prompts';
 import { visibleLength } from './text-lines';
 
 /**
@@ -466,6 +467,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   // output has no photo for it to caption.
   if (!options.figureCaptions) for (const caption of [...root.querySelectorAll('figcaption')]) caption.remove();
   dropCookieNotices(root);
+  dropSignInPrompts(root);
   dropFillerLines(root);
   if (options.keepItems) dropGridControls(root);
   if (options.posts) dropPosterStats(root);

@@ -13,6 +13,26 @@ export function oneLine(element: Element): boolean {
 }
 
 /**
+ * An element that is a whole line, not a word or link inside one: its inline wrappers and the
+ * inline neighbours up to the next block or `<br>` add no text (`<p>click <b>Join</b>.</p>` is a
+ * sentence; a link under a heading and a paragraph is a line of its own).
+ */
+export function wholeLine(element: Element): boolean {
+  if (!PHRASING.has(element.localName)) return true;
+  let top = element;
+  while (top.parentElement && PHRASING.has(top.parentElement.localName)) top = top.parentElement;
+  if (visibleLength(top) !== visibleLength(element)) return false;
+  const silent = (node: ChildNode | null, step: (node: ChildNode) => ChildNode | null): boolean => {
+    for (; node; node = step(node)) {
+      if (node.nodeType === 1 && (!PHRASING.has((node as Element).localName) || (node as Element).localName === 'br')) return true;
+      if ((node.textContent ?? '').trim()) return false;
+    }
+    return true;
+  };
+  return silent(top.previousSibling, (node) => node.previousSibling) && silent(top.nextSibling, (node) => node.nextSibling);
+}
+
+/**
  * Removes, in place, the one-line elements under `root` whose text (whitespace collapsed) is at
  * most `maxLength` long and that `matches` picks.
  */
