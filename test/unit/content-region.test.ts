@@ -128,4 +128,12 @@ describe('contentRegion', () => {
     });
     expect(doc).toContain('Figure 1: each stage feeds the next.');
   });
+
+  it('drops a notice hidden until some state shows it, keeps a note on screen', () => {
+    const text = region(
+      `<main><h1>Which Qt version</h1><div class="alert alert-warning hidden"><span>This topic has been deleted.</span></div><p>${PROSE}</p><div class="alert-info"><p>Note: Qt 6.4 is the last to support it.</p></div></main>`,
+    );
+    expect(text).not.toContain('has been deleted');
+    expect(text).toContain('Note: Qt 6.4');
+  });
 });

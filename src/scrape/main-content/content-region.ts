@@ -434,9 +434,11 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   // Still in the region: not inside something dropped before. (Not isConnected, which a
   // linkedom document's clone answers false for every node.)
   const kept = (element: Element) => element !== root && root.contains(element);
-  // A chrome-looking block is dropped unless it is the content's own wrapper or holds its title.
-  const drop = (element: Element) => {
-    if (element.matches(NOTE) || (heading && element.contains(heading))) return;
+  // A chrome-looking block is dropped unless it is the content's own wrapper or holds its title;
+  // a note named like chrome (`alert-warning`) stays unless it is hidden (a notice shown only
+  // in some state: "This topic has been deleted").
+  const drop = (element: Element, hidden = false) => {
+    if ((!hidden && element.matches(NOTE)) || (heading && element.contains(heading))) return;
     if (visibleLength(element) < rootLength * 0.5) element.remove();
   };
   dropWritingBoxes(root);
@@ -452,7 +454,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   // Measured once, when a hidden block is big enough to ask: not once per hidden element.
   let leftLength: number | undefined;
   const measureRoot = () => (leftLength ??= visibleLength(root));
-  for (const element of [...root.querySelectorAll(HIDDEN)]) if (kept(element) && outOfSight(element, opened) && !gatedContent(element, measureRoot)) drop(element);
+  for (const element of [...root.querySelectorAll(HIDDEN)]) if (kept(element) && outOfSight(element, opened) && !gatedContent(element, measureRoot)) drop(element, true);
   for (const element of [...root.querySelectorAll('[class], [id]')]) {
     if (!kept(element)) continue;
     const tokens = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.split(/\s+/);
