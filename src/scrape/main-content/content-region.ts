@@ -8,6 +8,7 @@ import { dropPurchaseLines } from './purchase-lines';
 import { dropRepeatedBlocks } from './repeated-blocks';
 import { dropSignInPrompts } from './sign-in-prompts';
 import { visibleLength } from './text-lines';
+import { dropThreadFurniture } from './thread-furniture';
 
 /**
  * The page's content region: the main landmark when there is one, with page chrome pruned
@@ -472,7 +473,10 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   dropSignInPrompts(root);
   dropFillerLines(root);
   if (options.keepItems) dropGridControls(root);
-  if (options.posts) dropPosterStats(root);
+  if (options.posts) {
+    dropPosterStats(root);
+    dropThreadFurniture(root);
+  }
   if (options.purchase) dropPurchaseLines(root);
   if (options.dataFields) dropDataFields(root);
   dropRepeatedLabels(root, options.posts === true);

@@ -1,0 +1,31 @@
+import { dropLines } from './text-lines';
+
+/**
+ * What forum software prints around a thread's posts, not said by any poster: the thread's
+ * header fields ("Thread starter", "Tags"), edit notices ("Edited August 26
+ * by Joe Root"), the gap between two posts ("2 weeks later..."), who else is reading ("Recently
+ * Browsing 0 members"), a moderator's mark ("JonB has marked this topic as solved on") and the
+ * share bar's label. (What it prints about each poster is `poster-stats.ts`'s.)
+ */
+const FURNITURE = new RegExp(
+  [
+    // Not the start date: the thread's date, which its first post may not repeat.
+    String.raw`(?:thread starter|started by)\b:?(?:\s.{0,40})?`,
+    String.raw`tags:?`,
+    String.raw`share(?: this (?:thread|topic|post))?:?`,
+    String.raw`(?:last )?edited\b.{0,40}\bby\s.{1,40}`,
+    String.raw`\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) later(?:\.{3}|…)?`,
+    String.raw`recently browsing \d+ members?|no registered users viewing this \w+\.?|(?:users?|members?) (?:browsing|viewing) this (?:thread|topic|forum)\b.*`,
+    String.raw`.{1,40} has marked this (?:topic|thread|question) as solved\b.*`,
+  ]
+    .map((line) => `^(?:${line})$`)
+    .join('|'),
+  'i',
+);
+/** Longer lines are sentences. */
+const MAX_LENGTH = 80;
+
+/** Removes, in place, the thread's furniture lines under `root`. */
+export function dropThreadFurniture(root: Element): void {
+  dropLines(root, MAX_LENGTH, (text) => FURNITURE.test(text));
+}

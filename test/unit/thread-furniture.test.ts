@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { dropThreadFurniture } from '../../src/scrape/main-content/thread-furniture';
+import { prunedText } from './pruned-text';
+
+describe('dropThreadFurniture', () => {
+  it("drops the thread's header fields, edit notices, gaps, readers and share label; keeps the posts and their dates", () => {
+    const text = prunedText(
+      '<div><span>Thread starter</span> <a href="/m/1">Spursidol</a></div><div>Start date Sep 21, 2024</div><div>Tags</div>' +
+        '<article><time>Oct 29, 2025</time><p>Hi, I have a few orders the customer did not pay.</p><span>Edited October 30, 2025 by El Patron</span></article>' +
+        '<div>2 weeks later...</div><article><time>Nov 13, 2025</time><p>Probably their bank refused the payment.</p></article>' +
+        '<div>JonB has marked this topic as solved on</div><h3>Recently Browsing 0 members</h3><p>No registered users viewing this page.</p><div>Share:</div>',
+      dropThreadFurniture,
+    );
+    for (const kept of ['Start date Sep 21, 2024', 'Oct 29, 2025', 'Hi, I have a few orders', 'Nov 13, 2025', 'Probably their bank']) expect(text).toContain(kept);
+    for (const furniture of ['Thread starter', 'Tags', 'Edited', 'later', 'solved', 'Browsing', 'viewing', 'Share']) expect(text).not.toContain(furniture);
+  });
+
+  it('keeps sentences that use the same words', () => {
+    const text = prunedText('<p>Share your settings file and I will take a look.</p><p>I edited the config by hand and it worked.</p>', dropThreadFurniture);
+    expect(text).toContain('Share your settings file');
+    expect(text).toContain('I edited the config by hand');
+  });
+});
