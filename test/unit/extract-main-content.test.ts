@@ -45,4 +45,15 @@ describe('extractMainContent', () => {
     expect(text).not.toContain('Free Standard Delivery');
     expect(text).not.toContain('Loading');
   });
+
+  it("says an article's long paragraph once when its hero repeats it, and keeps a reply's quote of a post", () => {
+    const intro = 'LSC is an independent nonprofit established by Congress in 1974 to provide financial support for civil legal aid to low-income Americans in every state.';
+    const body = '<p>If you are looking for help with a civil legal problem, enter an address or city below to find a legal aid organization near you.</p>';
+    const page = (type: 'article' | 'forum') => {
+      const html = `<html><body><main><h1>Legal help</h1><div class="hero"><p>${intro}</p></div><div class="body"><p>${intro}</p>${body}</div></main></body></html>`;
+      return toText(extractMainContent(parsePage(html), { type, evidence: [] }, [], () => parsePage(html)).root);
+    };
+    expect(page('article').split(intro)).toHaveLength(2);
+    expect(page('forum').split(intro)).toHaveLength(3);
+  });
 });

@@ -414,7 +414,12 @@ export interface RegionOptions {
   purchase?: boolean | undefined;
   /** A product: drop lists of the shop's raw data fields (`retail_price_tier1:`, `cat_thumb_Navy:`). */
   dataFields?: boolean | undefined;
-  /** A product: a long paragraph said twice is its description printed for two layouts; keep the first. */
+  /**
+   * A long paragraph said twice is one text printed for two layouts (a product's description in
+   * its tab and its accordion, an article's standfirst in its hero and its body); keep the first.
+   * Not in a thread, whose replies quote what a post said, nor on a grid, whose cards repeat
+   * their fine print.
+   */
   paragraphsOnce?: boolean | undefined;
   /** Drop the author's bio box, found by the page's schema.org Person (an article's, a landing page's). */
   authorBios?: boolean | undefined;

@@ -55,9 +55,9 @@ const readability: Attempt = { method: 'readability', run: readabilityContent };
 
 /** What the region drops and keeps, by page type. */
 const REGION: Record<PageType, Omit<RegionOptions, 'pruneLinkDense'>> = {
-  article: { extraChrome: COMMENTS, authorBios: true },
+  article: { extraChrome: COMMENTS, authorBios: true, paragraphsOnce: true },
   documentation: { extraChrome: COMMENTS, authorBios: true, repeatsOnPurpose: true, figureCaptions: true },
-  service: { extraChrome: COMMENTS, authorBios: true, keepItems: true },
+  service: { extraChrome: COMMENTS, authorBios: true, keepItems: true, paragraphsOnce: true },
   forum: { posts: true },
   product: { purchase: true, dataFields: true, paragraphsOnce: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES },
   collection: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true },

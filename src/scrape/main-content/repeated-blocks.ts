@@ -75,7 +75,7 @@ function dropRepeatedParagraphs(root: Element): void {
 /**
  * Removes, in place, every element of two or more blocks whose text an earlier element under
  * `root` has; with `paragraphs`, also every long paragraph said before (a product's description
- * in its tab and again in the mobile accordion).
+ * in its tab and again in the mobile accordion, an article's intro in its hero and its body).
  */
 export function dropRepeatedBlocks(root: Element, paragraphs = false): void {
   const elements = [...root.querySelectorAll('*')];
