@@ -1,3 +1,4 @@
+import { dropAffiliateDisclosures } from './affiliate-disclosures';
 import { dropAsideSections } from './aside-sections';
 import { dropAuthorBios, personDescriptions } from './author-bios';
 import { dropDataFields } from './data-fields';
@@ -481,7 +482,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   if (options.posts) {
     dropPosterStats(root);
     dropThreadFurniture(root);
-  }
+  } else dropAffiliateDisclosures(root);
   if (options.purchase) dropPurchaseLines(root);
   if (options.dataFields) dropDataFields(root);
   dropRepeatedLabels(root, options.posts === true);
