@@ -15,9 +15,16 @@ describe('dropThreadFurniture', () => {
     for (const furniture of ['Thread starter', 'Tags', 'Edited', 'later', 'solved', 'Browsing', 'viewing', 'Share']) expect(text).not.toContain(furniture);
   });
 
+  it("drops the board's posting rules and time zone", () => {
+    const rules = ['Posting Rules', 'You may not post new threads', 'You may not edit your posts', 'BB code is On', '[IMG] code is On', 'HTML code is Off', 'Forum Jump', 'All times are GMT +1. The time now is 14:01.'];
+    const text = prunedText(`<p>Does disabling hardware decoding do anything?</p><table>${rules.map((rule) => `<tr><td>${rule}</td></tr>`).join('')}</table>`, dropThreadFurniture);
+    expect(text).toBe('Does disabling hardware decoding do anything?');
+  });
+
   it('keeps sentences that use the same words', () => {
-    const text = prunedText('<p>Share your settings file and I will take a look.</p><p>I edited the config by hand and it worked.</p>', dropThreadFurniture);
+    const text = prunedText('<p>Share your settings file and I will take a look.</p><p>I edited the config by hand and it worked.</p><p>You can post the log here.</p>', dropThreadFurniture);
     expect(text).toContain('Share your settings file');
     expect(text).toContain('I edited the config by hand');
+    expect(text).toContain('You can post the log here.');
   });
 });

@@ -4,8 +4,10 @@ import { dropLines } from './text-lines';
  * What forum software prints around a thread's posts, not said by any poster: the thread's
  * header fields ("Thread starter", "Tags"), edit notices ("Edited August 26
  * by Joe Root"), the gap between two posts ("2 weeks later..."), who else is reading ("Recently
- * Browsing 0 members"), a moderator's mark ("JonB has marked this topic as solved on") and the
- * share bar's label. (What it prints about each poster is `poster-stats.ts`'s.)
+ * Browsing 0 members"), a moderator's mark ("JonB has marked this topic as solved on"), the
+ * share bar's label, and the board's posting rules ("You may not post replies", "BB code is
+ * On") and time zone ("All times are GMT +1. The time now is 14:01."). (What it prints
+ * about each poster is `poster-stats.ts`'s.)
  */
 const FURNITURE = new RegExp(
   [
@@ -17,6 +19,12 @@ const FURNITURE = new RegExp(
     String.raw`\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) later(?:\.{3}|…)?`,
     String.raw`recently browsing \d+ members?|no registered users viewing this \w+\.?|(?:users?|members?) (?:browsing|viewing) this (?:thread|topic|forum)\b.*`,
     String.raw`.{1,40} has marked this (?:topic|thread|question) as solved\b.*`,
+    // The board's posting rules box and footer (vBulletin, phpBB).
+    String.raw`posting (?:rules|permissions)|forum jump|jump to`,
+    String.raw`you (?:may not|cannot|can ?not) (?:post|reply|edit|delete|vote|upload|download|add)\b.{0,40}`,
+    String.raw`you (?:may|can) (?:post|reply to|edit|delete|vote in|download|add) (?:new threads|new topics|replies|attachments|your posts|topics|polls|files)\b.{0,20}`,
+    String.raw`(?:bb ?code|smilies|\[img\] code|\[video\] code|html code|trackbacks|pingbacks|refbacks)(?: are| is)? (?:on|off)`,
+    String.raw`all times are (?:gmt|utc)\b.{0,60}`,
   ]
     .map((line) => `^(?:${line})$`)
     .join('|'),
