@@ -11,7 +11,7 @@ const BACKOFF = 0.75;
 
 const limitGauge = new Gauge({
   name: `${METRIC_PREFIX}scrape_replica_limit`,
-  help: "Scrapes and screenshots this API replica takes at once now: its adaptive limit, lowered while its event loop runs late (SCRAPE_LOOP_DELAY_MS).",
+  help: "Scrapes and screenshots this API replica takes at once now: its adaptive limit, lowered while its event loop runs late (SCRAPE_LOOP_DELAY_MS); 0 when MAX_SCRAPES_IN_FLIGHT is 0 (no limit).",
   registers: [metrics],
 });
 

@@ -86,6 +86,8 @@ export interface AdmissionTicket {
  *   one is refused with 429 RATE_LIMITED and `Retry-After`, so its bursts cannot take every slot
  *   from the others. Without an override a team may use the whole capacity, as a single-tenant
  *   deployment expects (TEAM_PAGES_IN_FLIGHT paces crawls and batches, which queue instead).
+ * - Each replica also holds an adaptive number of them (LoopDelayLimit): fewer while its own
+ *   event loop runs late, since every request it serves, refusals included, waits for that loop.
  *
  * The decision costs no I/O, so a refusal under overload is fast: each API replica re-reads the
  * counts from Postgres every 200 ms in the background, and adds what it admitted and subtracts
