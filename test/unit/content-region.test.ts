@@ -76,6 +76,19 @@ describe('contentRegion', () => {
     expect(text.match(/October 29, 2025/g)).toHaveLength(3);
   });
 
+  it("keeps the name from a post's author column, not the rest of the poster's card nor a signature", () => {
+    const post = (author: string) =>
+      `<article><aside class="author-column"><h3><a href="/profile/1-${author}/">${author}</a></h3><div>Rig: Threadripper 3960X, 128 GB</div></aside>` +
+      `<div class="post"><p>${PROSE}</p></div><aside class="message-signature"><h3>There is a man with a mullet</h3></aside></article>`;
+    const text = region(`<main><h1>New PC case</h1>${post('Rabbids')}${post('DevBiker')}</main>`, { pruneLinkDense: true, posts: true });
+    expect(text).toContain('Rabbids');
+    expect(text).toContain('DevBiker');
+    expect(text).not.toContain('Threadripper');
+    expect(text).not.toContain('mullet');
+    // Elsewhere an aside is still the page's.
+    expect(region(`<main><article><h1>News</h1><p>${PROSE}</p><aside><h3>Read next</h3><p>Another story</p></aside></article></main>`)).not.toContain('Read next');
+  });
+
   it("takes a page's only article as the region when it has no main landmark", () => {
     const text = region(`<div class="top"><p>${'Site-wide promotion text about a sale that runs this week only, in every store. '.repeat(2)}</p></div><article><h1>Dental care</h1><p>${PROSE}</p><p>${PROSE}</p></article>`, { pruneLinkDense: true });
     expect(text).toContain('Dental care');

@@ -52,6 +52,19 @@ function sectionHeader(element: Element): boolean {
 }
 
 /**
+ * In a thread, an unnamed `<aside>` inside a post's `<article>` is the post's author column
+ * (Invision Community: avatar, name, group, stats, the poster's rig): HTML-AAM maps an aside
+ * scoped to sectioning content to a landmark only when it is named. Its heading, the poster's
+ * name, is the post's author line; the rest is the poster's card. (One named as chrome is
+ * not: XenForo's `message-signature`.)
+ */
+function postAuthor(element: Element): Element | null {
+  if (element.localName !== 'aside' || element.hasAttribute('role') || element.hasAttribute('aria-label') || element.hasAttribute('aria-labelledby')) return null;
+  if (element.parentElement?.closest('article') == null || chromeNamed(element)) return null;
+  return element.querySelector('h1, h2, h3, h4, h5, h6');
+}
+
+/**
  * Out of sight: templates, data for scripts, closed menus, hidden by style, by the `hidden` or
  * `aria-hidden` attribute, or by a utility class. Tab and accordion panels are hidden the same
  * ways until the reader opens them and are content (a product's specs, an FAQ's answers), so
@@ -128,6 +141,11 @@ function chromeToken(words: string, parts: string): RegExp {
   return new RegExp(`^(?:(?:[a-z0-9]+-)?(?:${words})(?:-[a-z0-9]+)?|(?:[a-z0-9]+-)+sidebar|[\\w-]+__(?:${parts})(?:--[\\w-]+)?)$`, 'i');
 }
 const CHROME_TOKEN = chromeToken(CHROME_WORDS, CHROME_PARTS);
+
+/** Whether an element's class or id names chrome. */
+function chromeNamed(element: Element): boolean {
+  return `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.split(/\s+/).some((token) => CHROME_TOKEN.test(token));
+}
 
 /**
  * A page type's own chrome words (a product's reviews) are matched anywhere in a class's block
@@ -455,7 +473,9 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   for (const element of [...root.querySelectorAll('a[role="button"], a[class]')]) if (root.contains(element) && callToAction(element)) element.remove();
   for (const element of [...root.querySelectorAll(CHROME_LANDMARKS)]) {
     if (!kept(element) || sectionHeader(element)) continue;
-    if (options.chromeOnly) element.remove();
+    const author = options.posts ? postAuthor(element) : null;
+    if (author) element.replaceWith(author);
+    else if (options.chromeOnly) element.remove();
     else drop(element);
   }
   // Measured once, when a hidden block is big enough to ask: not once per hidden element.
