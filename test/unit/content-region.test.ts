@@ -76,6 +76,14 @@ describe('contentRegion', () => {
     expect(text.match(/October 29, 2025/g)).toHaveLength(3);
   });
 
+  it("keeps each post's poster name that the posts repeat, not a control label", () => {
+    const post = (author: string, n: number) =>
+      `<article><a href="/members/${author}.12/" class="username">${author}</a><p>Post ${n}: ${PROSE}</p><a href="/posts/${n}/reply">Reply</a></article>`;
+    const text = region(`<main><h1>Thread</h1>${post('anna', 1)}${post('bob', 2)}${post('anna', 3)}${post('anna', 4)}</main>`, { pruneLinkDense: true, posts: true });
+    expect(text.match(/^anna$/gm)).toHaveLength(3);
+    expect(text).not.toContain('Reply');
+  });
+
   it("keeps the name from a post's author column, not the rest of the poster's card nor a signature", () => {
     const post = (author: string) =>
       `<article><aside class="author-column"><h3><a href="/profile/1-${author}/">${author}</a></h3><div>Rig: Threadripper 3960X, 128 GB</div></aside>` +

@@ -4,6 +4,7 @@ import { dropAuthorBios, personDescriptions } from './author-bios';
 import { dropDataFields } from './data-fields';
 import { dropFillerLines } from './filler-lines';
 import { dropGridControls } from './grid-controls';
+import { posterName } from './poster-names';
 import { dropPosterStats } from './poster-stats';
 import { dropPurchaseLines } from './purchase-lines';
 import { dropRepeatedBlocks } from './repeated-blocks';
@@ -279,15 +280,15 @@ function ownWordCounter(): (element: Element) => number {
   };
 }
 
-/** Removes leaf blocks whose short text repeats across the region (not a name linked in running text, nor, in a thread, a date). */
-function dropRepeatedLabels(root: Element, keepDates: boolean): void {
+/** Removes leaf blocks whose short text repeats across the region (not a name linked in running text, nor, in a thread, a post's date or its poster's name). */
+function dropRepeatedLabels(root: Element, thread: boolean): void {
   const byText = new Map<string, Element[]>();
   const ownWords = ownWordCounter();
   for (const element of root.querySelectorAll('*')) {
     // A post's date is its date line, however many posts share it.
-    if (element.firstElementChild || (keepDates && element.localName === 'time') || inRepeatingBlock(element, root) || inSentence(element, ownWords)) continue;
+    if (element.firstElementChild || (thread && element.localName === 'time') || inRepeatingBlock(element, root) || inSentence(element, ownWords)) continue;
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
-    if (!text || text.length > REPEATED_LABEL.maxLength) continue;
+    if (!text || text.length > REPEATED_LABEL.maxLength || (thread && posterName(element, text))) continue;
     const same = byText.get(text);
     if (same) same.push(element);
     else byText.set(text, [element]);
