@@ -1,4 +1,5 @@
 import { dropAffiliateDisclosures } from './affiliate-disclosures';
+import { dropAnswerComments } from './answer-comments';
 import { dropAsideSections } from './aside-sections';
 import { dropAuthorBios, personDescriptions } from './author-bios';
 import { dropDataFields } from './data-fields';
@@ -501,6 +502,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   dropFillerLines(root);
   if (options.keepItems) dropGridControls(root);
   if (options.posts) {
+    dropAnswerComments(root);
     dropPosterStats(root);
     dropThreadFurniture(root);
   } else dropAffiliateDisclosures(root);
