@@ -7,6 +7,7 @@ export function deadlineSignal(deadline: number, cancel?: AbortSignal): { signal
   return {
     signal: cancel ? AbortSignal.any([cancel, timeout]) : timeout,
     timedOut: () => timeout.aborted,
-    remainingMs: () => Math.max(0, deadline - Date.now()),
+    // Never 0: Playwright reads a timeout of 0 as no timeout at all.
+    remainingMs: () => Math.max(1, deadline - Date.now()),
   };
 }

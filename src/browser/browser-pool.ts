@@ -22,6 +22,30 @@ interface Generation {
 }
 
 /**
+ * `work`, or a failure as soon as the browser disconnects: a crashed or killed Chromium must fail
+ * the job's attempt at once (so it is retried on a fresh browser), whatever Playwright call the
+ * job was waiting in.
+ */
+function whileConnected<T>(browser: Browser, work: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const disconnected = () => reject(new Error('Chromium disconnected (it crashed or was killed) while it held this page'));
+    const settle = () => browser.off('disconnected', disconnected);
+    if (browser.isConnected()) browser.once('disconnected', disconnected);
+    else disconnected();
+    work.then(
+      (value) => {
+        settle();
+        resolve(value);
+      },
+      (err: unknown) => {
+        settle();
+        reject(err);
+      },
+    );
+  });
+}
+
+/**
  * One Chromium per worker, reused across jobs, with one context per job. The browser is
  * relaunched after `restartAfterPages` contexts (once its last context closes) and after a
  * crash; a crash fails only the contexts that were open in it.
@@ -40,13 +64,14 @@ export class BrowserPool {
     const generation = this.generation();
     generation.active++;
     generation.served++;
+    let browser: Browser | undefined;
     let context: BrowserContext | undefined;
     try {
-      const browser = await generation.browser;
-      context = await browser.newContext(contextOptions);
-      return await fn(context);
+      browser = await generation.browser;
+      context = await whileConnected(browser, browser.newContext(contextOptions));
+      return await whileConnected(browser, fn(context));
     } finally {
-      await context?.close().catch(() => {});
+      if (browser?.isConnected()) await context?.close().catch(() => {});
       generation.active--;
       if (generation.served >= this.options.restartAfterPages) this.retire(generation);
       this.releaseSlot();

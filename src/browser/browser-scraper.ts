@@ -189,7 +189,9 @@ export class BrowserScraper {
       const { options, viewport } = contextOptions(setup, proxy.url, this.config.userAgent);
       return await this.pool.withContext(options, async (context) => {
         const abort = () => void context.close().catch(() => {});
-        signal.addEventListener('abort', abort, { once: true });
+        // The deadline may have passed while this job waited for a browser slot.
+        if (signal.aborted) abort();
+        else signal.addEventListener('abort', abort, { once: true });
         try {
           return await use({ ...(await this.load(context, target, setup, proxy, remainingMs)), viewport, remainingMs });
         } catch (err) {
