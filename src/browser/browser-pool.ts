@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright';
 import { playwright } from './playwright-module';
 import type { Logger } from 'pino';
+import { abortable } from '../deadline';
 import { CHROMIUM_ARGS } from './launch-args';
 
 export interface BrowserPoolOptions {
@@ -19,30 +20,6 @@ interface Generation {
   served: number;
   active: number;
   retired: boolean;
-}
-
-/**
- * `work`, or a failure as soon as the browser disconnects: a crashed or killed Chromium must fail
- * the job's attempt at once (so it is retried on a fresh browser), whatever Playwright call the
- * job was waiting in.
- */
-function whileConnected<T>(browser: Browser, work: Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const disconnected = () => reject(new Error('Chromium disconnected (it crashed or was killed) while it held this page'));
-    const settle = () => browser.off('disconnected', disconnected);
-    if (browser.isConnected()) browser.once('disconnected', disconnected);
-    else disconnected();
-    work.then(
-      (value) => {
-        settle();
-        resolve(value);
-      },
-      (err: unknown) => {
-        settle();
-        reject(err);
-      },
-    );
-  });
 }
 
 /**
@@ -66,11 +43,18 @@ export class BrowserPool {
     generation.served++;
     let browser: Browser | undefined;
     let context: BrowserContext | undefined;
+    // A crashed or killed Chromium fails the job's attempt at once (to be retried on a fresh
+    // browser), whatever Playwright call it was waiting in.
+    const crashed = new AbortController();
+    const disconnected = () => crashed.abort(new Error('Chromium disconnected (it crashed or was killed) while it held this page'));
     try {
       browser = await generation.browser;
-      context = await whileConnected(browser, browser.newContext(contextOptions));
-      return await whileConnected(browser, fn(context));
+      browser.once('disconnected', disconnected);
+      if (!browser.isConnected()) disconnected();
+      context = await abortable(crashed.signal, () => browser!.newContext(contextOptions));
+      return await abortable(crashed.signal, () => fn(context!));
     } finally {
+      browser?.off('disconnected', disconnected);
       if (browser?.isConnected()) await context?.close().catch(() => {});
       generation.active--;
       if (generation.served >= this.options.restartAfterPages) this.retire(generation);

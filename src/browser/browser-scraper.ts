@@ -3,7 +3,7 @@ import { playwright } from './playwright-module';
 import { AppError, isErrorCode } from '../errors';
 import { FilteringProxy, PROXY_ERROR_HEADER } from '../net/filtering-proxy';
 import { defaultPort, type PublicUrlGate } from '../net/public-url-gate';
-import { deadlineSignal } from '../deadline';
+import { abortable, deadlineSignal } from '../deadline';
 import type { ProcessContent } from '../scrape/process/processing-pool';
 import { requestHeaders } from '../scrape/request-headers';
 import type { ScrapeOptions } from '../scrape/scrape-options';
@@ -193,7 +193,7 @@ export class BrowserScraper {
         if (signal.aborted) abort();
         else signal.addEventListener('abort', abort, { once: true });
         try {
-          return await use({ ...(await this.load(context, target, setup, proxy, remainingMs)), viewport, remainingMs });
+          return await use({ ...(await this.load(context, target, setup, proxy, signal, remainingMs)), viewport, remainingMs });
         } catch (err) {
           // Processing names its own timeout.
           if (timedOut() && !(err instanceof AppError && err.code === 'SCRAPE_TIMEOUT')) throw new AppError('SCRAPE_TIMEOUT', `Timed out rendering ${url}`);
@@ -212,10 +212,12 @@ export class BrowserScraper {
     target: URL,
     setup: PageSetup,
     proxy: FilteringProxy,
+    signal: AbortSignal,
     remainingMs: () => number,
   ): Promise<Pick<OpenedPage, 'page' | 'response' | 'network' | 'timing'>> {
     await blockRequests(context, setup);
-    const page = await context.newPage();
+    // A page asked for while its context closes (the abort above) neither opens nor fails.
+    const page = await abortable(signal, () => context.newPage());
     const network = new NetworkActivity(page);
     let lastNavigation = target.href;
     page.on('request', (r) => {

@@ -11,13 +11,16 @@ import { startOwnStack } from '../helpers/own-stack';
 import type { Stack } from '../helpers/stack';
 import { testTemporal } from '../helpers/temporal';
 
-/** Its own API and worker (own task queues), so killing its Chromium disturbs no other test. */
+/**
+ * Its own API and worker (own task queues), so killing its Chromium disturbs no other test; one
+ * browser page at a time, so a second job waits for the first's.
+ */
 describe('the browser pool of a worker', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startOwnStack('browser-crash', {
       allowPrivateHosts: [new URL(inject('fixtureUrl')).host],
-      env: { BROWSER_RESTART_AFTER_PAGES: '2' },
+      env: { BROWSER_RESTART_AFTER_PAGES: '2', BROWSER_MAX_PAGES: '1' },
     });
   });
   afterAll(() => stack?.stop());
@@ -54,6 +57,15 @@ describe('the browser pool of a worker', () => {
     const failure = started[0]!.lastFailure;
     const reason = failure?.message === 'Failure exceeds size limit.' ? failure.cause?.message : failure?.message;
     expect(reason).toMatch(/closed|crash|disconnect/i);
+  });
+
+  it('answers 408 for a screenshot whose timeout ran out while it waited for the browser, not a late capture', async () => {
+    const holder = api('/v1/screenshot', { body: { url: fixture('/shot/colors'), waitFor: 6_000, timeout: 30_000 }, baseUrl: stack.apiUrl });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const { status, body } = await api('/v1/screenshot', { body: { url: fixture('/shot/colors'), timeout: 2_000 }, baseUrl: stack.apiUrl });
+    expect(status).toBe(408);
+    expect(body).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+    expect((await holder).status).toBe(200);
   });
 
   it('relaunches Chromium after BROWSER_RESTART_AFTER_PAGES pages, one browser at a time', async () => {
