@@ -7,12 +7,26 @@ const DATE = /\b(?:\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a
 const HAS_PRICE = new RegExp(PRICE.source);
 const HAS_DATE = new RegExp(DATE.source, 'i');
 const PROSE_PARAGRAPH = 150;
+/** A link label of this many words reads as a story's or a post's title, not a menu entry. */
+const HEADLINE_WORDS = { min: 5, max: 30 };
+/** The site's menus, banner and footer, which every page of a site repeats, by element and by role. */
+const CHROME_ELEMENTS = new Set(['nav', 'header', 'footer', 'aside']);
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
 const ITEM_TEXT = 20;
 
 const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
 /** Elements that repeat inside any prose; a run of them is not a run of items. */
 const INLINE_OR_PROSE = new Set(['p', 'br', 'span', 'a', 'em', 'strong', 'b', 'i', 'code', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'dd', 'dt', 'option']);
+
+const isChrome = (element: Element) => CHROME_ELEMENTS.has(element.localName) || CHROME_ROLES.has(element.getAttribute('role') ?? '');
+
+/** A link to another page whose label is a headline's length. */
+function isHeadline(link: Element, label: string): boolean {
+  const words = label.split(' ').length;
+  const href = link.getAttribute('href');
+  return words >= HEADLINE_WORDS.min && words <= HEADLINE_WORDS.max && !!href && !href.startsWith('#');
+}
 
 /** Same-shaped siblings: tag and class list. */
 function shape(element: Element): string {
@@ -21,10 +35,11 @@ function shape(element: Element): string {
 
 /** Measures the cleaned page in one walk (iterative: real pages nest deep). */
 export function measureStructure(root: Element): PageStructure {
-  const s: PageStructure = { codeBlocks: 0, proseLength: 0, textLength: 0, prices: 0, cartActions: 0, repeatedItems: 0, itemsTextLength: 0, pricedItems: 0, datedItems: 0, dates: 0 };
-  const stack: Element[] = [root];
+  const s: PageStructure = { codeBlocks: 0, proseLength: 0, textLength: 0, prices: 0, cartActions: 0, repeatedItems: 0, itemsTextLength: 0, pricedItems: 0, datedItems: 0, dates: 0, headlineLinks: 0, headlinesLength: 0 };
+  // Each element with whether it lies in the site's chrome.
+  const stack: [Element, boolean][] = [[root, false]];
   while (stack.length > 0) {
-    const element = stack.pop()!;
+    const [element, inChrome] = stack.pop()!;
     const groups = new Map<string, number>();
     for (let child = element.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === 3) {
@@ -34,7 +49,8 @@ export function measureStructure(root: Element): PageStructure {
         s.dates += text.match(DATE)?.length ?? 0;
       } else if (child.nodeType === 1) {
         const el = child as Element;
-        stack.push(el);
+        const chrome = inChrome || isChrome(el);
+        stack.push([el, chrome]);
         switch (el.localName) {
           case 'pre':
             s.codeBlocks++;
@@ -49,9 +65,16 @@ export function measureStructure(root: Element): PageStructure {
             break;
           case 'button':
           case 'a':
-          case 'input':
-            if (CART.test(el.localName === 'input' ? (el.getAttribute('value') ?? '') : (el.textContent ?? ''))) s.cartActions++;
+          case 'input': {
+            const label = el.localName === 'input' ? (el.getAttribute('value') ?? '') : (el.textContent ?? '');
+            if (CART.test(label)) s.cartActions++;
+            const headline = el.localName === 'a' ? squash(label) : '';
+            if (headline && !chrome && isHeadline(el, headline)) {
+              s.headlineLinks++;
+              s.headlinesLength += headline.length;
+            }
             break;
+          }
         }
         if (el.firstChild && !INLINE_OR_PROSE.has(el.localName)) groups.set(shape(el), (groups.get(shape(el)) ?? 0) + 1);
       }

@@ -58,6 +58,9 @@ const MANY_ENTITIES = 3;
 const ONE_BUY_BUTTON = 2;
 /** Priced items in one run that make a grid unmistakable. */
 const LONG_GRID = 8;
+/** Headline links that make an index of stories or posts, and the share of the page's text they hold. */
+const HEADLINES = 10;
+const HEADLINES_SHARE = 0.2;
 
 const GENERATOR: [RegExp, PageType][] = [
   [/discourse|phpbb|vbulletin|xenforo|mybb|invision|flarum|nodebb|simple machines|vanilla/i, 'forum'],
@@ -95,6 +98,10 @@ export interface PageStructure {
   datedItems: number;
   /** `<time>` elements and date-like bylines. */
   dates: number;
+  /** Links outside the site's menus, banner and footer whose label reads as a headline (5 to 30 words). */
+  headlineLinks: number;
+  /** Text of those links. */
+  headlinesLength: number;
 }
 
 export interface PageTypeGuess {
@@ -157,6 +164,9 @@ export function detectPageType(signals: PageSignals, structure: PageStructure): 
     const dated = s.datedItems >= 3;
     vote('listing', dated ? 2 : 1.25, `${s.repeatedItems} repeated items${dated ? ` (${s.datedItems} dated)` : ''}`);
   }
+  // A news front page or a blog's index titles each entry with a link to it, wherever the cards
+  // sit; a shop's grid, priced, is a collection.
+  if (!grid && s.headlineLinks >= HEADLINES && s.headlinesLength >= HEADLINES_SHARE * s.textLength) vote('listing', 1.5, `${s.headlineLinks} headline links`);
   if (s.datedItems >= 3 && s.proseLength > 0.3 * s.textLength) vote('forum', 0.75, `${s.datedItems} dated posts`);
   if (s.proseLength > 0.5 * s.textLength && s.proseLength > 1500) vote('article', s.repeatedItems >= 6 ? 0.75 : 1.5, 'mostly running prose');
   if (s.proseLength < 0.2 * s.textLength) vote('service', 0.5, 'little running prose');
