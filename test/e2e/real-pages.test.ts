@@ -28,7 +28,7 @@ const MIN_F1: Record<WcxbPageType, number> = {
   listing: 0.52,
 };
 
-/** Share of these pages whose type must be recognised: the detector's accuracy floor (22 of 30 in scratch/perpage.ts today). */
+/** Share of these pages whose type must be recognised: the detector's accuracy floor (22 of 30 through the content pipeline in process today). */
 const MIN_TYPE_ACCURACY = 0.7;
 
 /** One server per page, each at the page's original path: several pages are a site's home page. */
