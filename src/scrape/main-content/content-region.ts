@@ -2,6 +2,7 @@ import { dropAffiliateDisclosures } from './affiliate-disclosures';
 import { dropAnswerComments } from './answer-comments';
 import { dropAsideSections } from './aside-sections';
 import { dropAuthorBios, personDescriptions } from './author-bios';
+import { dropBorrowedLabels } from './borrowed-labels';
 import { dropDataFields } from './data-fields';
 import { dropFillerLines } from './filler-lines';
 import { dropGridControls } from './grid-controls';
@@ -500,6 +501,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   dropCookieNotices(root);
   dropSignInPrompts(root);
   dropFillerLines(root);
+  dropBorrowedLabels(root);
   if (options.keepItems) dropGridControls(root);
   if (options.posts) {
     dropAnswerComments(root);
