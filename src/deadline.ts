@@ -6,7 +6,8 @@ export function deadlineSignal(deadline: number, cancel?: AbortSignal): { signal
   const timeout = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
   return {
     signal: cancel ? AbortSignal.any([cancel, timeout]) : timeout,
-    timedOut: () => timeout.aborted,
+    // Or by the clock: a Playwright timer set to the remaining time may fire before this one.
+    timedOut: () => timeout.aborted || Date.now() >= deadline,
     // Never 0: Playwright reads a timeout of 0 as no timeout at all.
     remainingMs: () => Math.max(1, deadline - Date.now()),
   };

@@ -35,24 +35,27 @@ export class BrowserPool {
 
   constructor(private readonly options: BrowserPoolOptions) {}
 
-  /** Runs `fn` in a fresh context, closed afterwards whatever happens. */
-  async withContext<T>(contextOptions: BrowserContextOptions, fn: (context: BrowserContext) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` in a fresh context, closed afterwards whatever happens. `fn` gets a signal that
+   * aborts if Chromium crashes or is killed, for the browser part of its work to fail at once
+   * (and be retried on a fresh browser) whatever Playwright call it waits in.
+   */
+  async withContext<T>(contextOptions: BrowserContextOptions, fn: (context: BrowserContext, crashed: AbortSignal) => Promise<T>): Promise<T> {
     await this.acquireSlot();
     const generation = this.generation();
     generation.active++;
     generation.served++;
     let browser: Browser | undefined;
     let context: BrowserContext | undefined;
-    // A crashed or killed Chromium fails the job's attempt at once (to be retried on a fresh
-    // browser), whatever Playwright call it was waiting in.
     const crashed = new AbortController();
     const disconnected = () => crashed.abort(new Error('Chromium disconnected (it crashed or was killed) while it held this page'));
     try {
-      browser = await generation.browser;
-      browser.once('disconnected', disconnected);
-      if (!browser.isConnected()) disconnected();
-      context = await abortable(crashed.signal, () => browser!.newContext(contextOptions));
-      return await abortable(crashed.signal, () => fn(context!));
+      const launched = await generation.browser;
+      browser = launched;
+      launched.once('disconnected', disconnected);
+      if (!launched.isConnected()) disconnected();
+      context = await abortable(crashed.signal, () => launched.newContext(contextOptions));
+      return await fn(context, crashed.signal);
     } finally {
       browser?.off('disconnected', disconnected);
       if (browser?.isConnected()) await context?.close().catch(() => {});

@@ -187,13 +187,15 @@ export class BrowserScraper {
     const proxy = await FilteringProxy.start(this.gate);
     try {
       const { options, viewport } = contextOptions(setup, proxy.url, this.config.userAgent);
-      return await this.pool.withContext(options, async (context) => {
+      return await this.pool.withContext(options, async (context, crashed) => {
         const abort = () => void context.close().catch(() => {});
-        // The deadline may have passed while this job waited for a browser slot.
-        if (signal.aborted) abort();
-        else signal.addEventListener('abort', abort, { once: true });
+        signal.addEventListener('abort', abort, { once: true });
         try {
-          return await use({ ...(await this.load(context, target, setup, proxy, signal, remainingMs)), viewport, remainingMs });
+          // Raced, not only ended by the close: a page asked for while its context closes neither
+          // opens nor fails (Playwright 1.65). Not started at all when the deadline passed while
+          // this job waited for a browser slot.
+          const opened = await abortable(AbortSignal.any([signal, crashed]), () => this.load(context, target, setup, proxy, remainingMs));
+          return await use({ ...opened, viewport, remainingMs });
         } catch (err) {
           // Processing names its own timeout.
           if (timedOut() && !(err instanceof AppError && err.code === 'SCRAPE_TIMEOUT')) throw new AppError('SCRAPE_TIMEOUT', `Timed out rendering ${url}`);
@@ -212,12 +214,10 @@ export class BrowserScraper {
     target: URL,
     setup: PageSetup,
     proxy: FilteringProxy,
-    signal: AbortSignal,
     remainingMs: () => number,
   ): Promise<Pick<OpenedPage, 'page' | 'response' | 'network' | 'timing'>> {
     await blockRequests(context, setup);
-    // A page asked for while its context closes (the abort above) neither opens nor fails.
-    const page = await abortable(signal, () => context.newPage());
+    const page = await context.newPage();
     const network = new NetworkActivity(page);
     let lastNavigation = target.href;
     page.on('request', (r) => {

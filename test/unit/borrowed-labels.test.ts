@@ -24,4 +24,11 @@ describe('dropBorrowedLabels', () => {
     expect(text).toContain('Inner name');
     expect(text).toContain('Lonely link');
   });
+
+  it('keeps a title whose link is named by the heading around it, and one of two links that name each other', () => {
+    const own = prunedText('<h2 id="t1"><a href="/1" aria-labelledby="t1">Story title</a></h2><p>Snippet.</p>', dropBorrowedLabels);
+    expect(own).toContain('Story title');
+    const pair = prunedText('<a id="a" href="/x" aria-labelledby="b">Same words</a> <a id="b" href="/x" aria-labelledby="a">Same words</a>', dropBorrowedLabels);
+    expect(pair.match(/Same words/g)).toHaveLength(1);
+  });
 });

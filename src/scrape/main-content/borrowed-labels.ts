@@ -4,18 +4,30 @@
  * card's title. Read out, the card would say its title twice; the title stays.
  */
 const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
+/** An overlay names one to three elements; a link that lists more is not one. */
+const MAX_NAMES = 4;
 
 /** Removes, in place, the links under `root` whose words are those of the elements that name them. */
 export function dropBorrowedLabels(root: Element): void {
   const links = [...root.querySelectorAll('a[aria-labelledby]')];
   if (links.length === 0) return;
-  // One pass over the ids: a lookup per link would walk the document each time.
+  // One pass over the ids (a lookup per link would walk the document each time); the first
+  // element with an id is the one it names, as for getElementById.
   const byId = new Map<string, Element>();
-  for (const element of root.querySelectorAll('[id]')) byId.set(element.getAttribute('id')!, element);
+  for (const element of root.querySelectorAll('[id]')) {
+    const id = element.getAttribute('id')!;
+    if (!byId.has(id)) byId.set(id, element);
+  }
+  // Each name's words read once, however many links it names.
+  const words = new Map<Element, string>();
+  const wordsOf = (element: Element) => words.get(element) ?? words.set(element, squash(element.textContent)).get(element)!;
   for (const link of links) {
-    const names = (link.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => byId.get(id));
-    if (names.length === 0 || names.some((name) => name === undefined || link.contains(name))) continue;
+    const ids = [...new Set((link.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean))];
+    if (ids.length === 0 || ids.length > MAX_NAMES) continue;
+    const names = ids.map((id) => byId.get(id));
+    // The words must stay printed elsewhere: not by the link itself, nor by a name this pass removed.
+    if (names.some((name) => name === undefined || link.contains(name) || name.contains(link) || !root.contains(name))) continue;
     const text = squash(link.textContent);
-    if (text && text === squash(names.map((name) => name!.textContent).join(' '))) link.remove();
+    if (text && text === names.map((name) => wordsOf(name!)).join(' ')) link.remove();
   }
 }
