@@ -136,4 +136,44 @@ describe('contentRegion', () => {
     expect(text).not.toContain('has been deleted');
     expect(text).toContain('Note: Qt 6.4');
   });
+
+  it("keeps a product's text from its name on: not what the page prints above the <h1>, unless that is prose or most of the page", () => {
+    const product = { pruneLinkDense: true, fromTitle: true } as const;
+    const text = region(
+      `<main><div class="top"><p>Repair is universal. See our shop in your region</p><p>Europe (English)</p></div><div class="info"><p>Found on 4 wish lists</p><h1>Jimmy</h1><p>${PROSE}</p></div></main>`,
+      product,
+    );
+    expect(text).not.toContain('Repair is universal');
+    expect(text).not.toContain('wish lists');
+    expect(text).toContain('Jimmy');
+    const described = region(`<main><p>${PROSE}</p><h1>Jimmy</h1><p>$7.95</p><p>${PROSE.slice(0, 100)}</p></main>`, product);
+    expect(described).toContain('Paragraph text');
+  });
+
+  it('says a line of a product page once when an earlier line said each of its long sentences', () => {
+    const answer = 'The camera lasts up to one month on a single charge, depending on the mode you choose.';
+    const text = region(
+      `<main><h1>Bird feeder</h1><p>${PROSE}</p><p>${answer} It charges over USB-C.</p><h2>FAQ</h2><p>How long does the battery last?</p><p>Battery life. ${answer}</p><p>It charges over USB-C in two hours, from any outlet.</p></main>`,
+      { pruneLinkDense: true, sentencesOnce: true },
+    );
+    expect(text.split(answer)).toHaveLength(2);
+    expect(text).not.toContain('Battery life.');
+    expect(text).toContain('in two hours');
+    expect(text).toContain('How long does the battery last?');
+  });
+
+  it("drops a product gallery's counters and show-more controls", () => {
+    const text = region(
+      `<main><h1>Terraria</h1><div class="gallery"><span>0:01/1:21</span><div>1 of 24</div><p>Item 3</p></div><p>${PROSE}</p><p>Show more + Show less –</p><p>Open in Desktop App</p><p>Chapter 1 of the story starts here.</p></main>`,
+      { pruneLinkDense: true, purchase: true },
+    );
+    expect(text).not.toMatch(/0:01|1 of 24|Item 3|Show more|Desktop App/);
+    expect(text).toContain('Chapter 1 of the story');
+  });
+
+  it("keeps a hidden expander's text, as it does a tab's", () => {
+    const excerpt = 'It is so easy to overestimate the importance of one defining moment and underestimate the value of making small improvements.';
+    const text = region(`<main><h1>Atomic Habits</h1><p>${PROSE}</p><div class="a-expander-content" style="display:none"><p>${excerpt}</p></div></main>`);
+    expect(text).toContain(excerpt);
+  });
 });

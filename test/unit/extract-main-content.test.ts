@@ -56,4 +56,16 @@ describe('extractMainContent', () => {
     expect(page('article').split(intro)).toHaveLength(2);
     expect(page('forum').split(intro)).toHaveLength(3);
   });
+
+  it("keeps a book's editorial review on a product page, drops the customers' reviews and what curators say", () => {
+    const praise = '"A supremely practical and useful book. It distills the most fundamental information about habit formation."';
+    const html = `<html><body><main><h1>Atomic Habits</h1><p>${'Tiny changes, remarkable results: a proven framework for improving every day, with practical strategies. '.repeat(3)}</p>
+      <h2>Editorial Reviews</h2><div><h3>Review</h3><p>${praise}</p></div>
+      <h2>Customers say</h2><p>Customers find this book to be a great practical guide that explains the science of habit formation.</p>
+      <h2>What Curators Say</h2><p>743 Curators have reviewed this product. Click here to see them.</p></main></body></html>`;
+    const text = toText(extractMainContent(parsePage(html), { type: 'product', evidence: [] }, [], () => parsePage(html)).root);
+    expect(text).toContain(praise);
+    expect(text).not.toContain('Customers find this book');
+    expect(text).not.toContain('Curators have reviewed');
+  });
 });

@@ -1,12 +1,13 @@
 import { dropAffiliateDisclosures } from './affiliate-disclosures';
 import { dropAsideSections } from './aside-sections';
 import { dropAuthorBios, personDescriptions } from './author-bios';
+import { dropBeforeTitle } from './before-title';
 import { dropDataFields } from './data-fields';
-import { dropFillerLines } from './filler-lines';
+import { dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { dropPosterStats } from './poster-stats';
 import { dropPurchaseLines } from './purchase-lines';
-import { dropRepeatedBlocks } from './repeated-blocks';
+import { dropRepeatedBlocks, dropSaidSentences } from './repeated-blocks';
 import { dropSignInPrompts } from './sign-in-prompts';
 import { visibleLength } from './text-lines';
 import { dropThreadFurniture } from './thread-furniture';
@@ -58,7 +59,7 @@ function sectionHeader(element: Element): boolean {
  * they stay: a tab panel, an element named as a panel, or one a control on the page opens.
  */
 const STYLED_HIDDEN = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
-const PANEL = /(?:^|[\s_-])(?:tab|tabs|panel|accordion|collapse|collapsible|toggle|expand|details|more)(?:$|[\s_-])/i;
+const PANEL = /(?:^|[\s_-])(?:tab|tabs|panel|accordion|collapse|collapsible|toggle|expand|expander|details|more)(?:$|[\s_-])/i;
 const HIDDEN = '[style], [class], [hidden], [aria-hidden="true"]';
 
 /**
@@ -413,6 +414,13 @@ export interface RegionOptions {
   posts?: boolean | undefined;
   /** A product: drop the shop's purchase terms around it (delivery, returns, payment plans). */
   purchase?: boolean | undefined;
+  /** A product: drop what the page prints above the product's name (its `<h1>`). */
+  fromTitle?: boolean | undefined;
+  /**
+   * A product: a line every long sentence of which an earlier line said is one text printed
+   * twice, split differently (an FAQ's answer said in the description too); keep the first.
+   */
+  sentencesOnce?: boolean | undefined;
   /** A product: drop lists of the shop's raw data fields (`retail_price_tier1:`, `cat_thumb_Navy:`). */
   dataFields?: boolean | undefined;
   /**
@@ -483,7 +491,10 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     dropPosterStats(root);
     dropThreadFurniture(root);
   } else dropAffiliateDisclosures(root);
-  if (options.purchase) dropPurchaseLines(root);
+  if (options.purchase) {
+    dropPurchaseLines(root);
+    dropMediaCounters(root);
+  }
   if (options.dataFields) dropDataFields(root);
   dropRepeatedLabels(root, options.posts === true);
   if (options.pruneLinkDense) {
@@ -496,5 +507,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     }
   }
   if (!options.repeatsOnPurpose) dropRepeatedBlocks(root, options.paragraphsOnce === true);
+  if (options.sentencesOnce || (process.env.SSALL && options.paragraphsOnce)) dropSaidSentences(root);
+  if (options.fromTitle) dropBeforeTitle(root);
   return root;
 }

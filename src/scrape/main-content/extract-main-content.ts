@@ -48,7 +48,7 @@ const PRODUCT_CHROME = 'reviews?|ratings?|questions|qa|q-and-a|recently-viewed|a
 const COMMENTS = 'comments?|comment-list|respond|disqus|author[-_]?(?:box|bio|card|info|profile|about)|about[-_](?:the[-_])?author';
 /** Headings of a product page's sections about other products, other people's words, or buying. */
 const PRODUCT_ASIDES =
-  /^(?:customer |product |guest )?(?:reviews?|ratings?( (?:&|and) reviews)?|questions (?:&|and) answers|q ?(?:&|and) ?a)\b|^(?:related|similar|recommended|sponsored)\b|^(?:you (?:may|might) also|customers (?:also|who)|frequently (?:bought|purchased)|recently viewed|more from|more like this|shop the look|get the look|complete the look|as seen on|meet (?:the|your) seller|(?:shipping|delivery)(?:,? (?:&|and) |, )returns?\b)/i;
+  /^(?:(?:customer |product |guest )(?:reviews?|ratings?)|reviews|ratings?( (?:&|and) reviews)?|questions (?:&|and) answers|q ?(?:&|and) ?a|top reviews|(?:what )?(?:our )?(?:customers|people|clients|buyers|users|players|curators|critics|reviewers) (?:say|are saying|think)|keep shopping)\b|^(?:related|similar|recommended|sponsored)\b|^(?:you (?:may|might) also|customers (?:also|who)|frequently (?:bought|purchased)|recently viewed|more from|more like this|shop the look|get the look|complete the look|as seen on|meet (?:the|your) seller|(?:shipping|delivery)(?:,? (?:&|and) |, )returns?\b)/i;
 /** Legal small print under a shop's products and grids: disclaimers, offer terms, trademark notices. */
 const FINE_PRINT = 'disclaimers?|legal|fine-print|footnotes?';
 const readability: Attempt = { method: 'readability', run: readabilityContent };
@@ -59,7 +59,7 @@ const REGION: Record<PageType, Omit<RegionOptions, 'pruneLinkDense'>> = {
   documentation: { extraChrome: COMMENTS, authorBios: true, repeatsOnPurpose: true, figureCaptions: true },
   service: { extraChrome: COMMENTS, authorBios: true, keepItems: true, paragraphsOnce: true },
   forum: { posts: true },
-  product: { purchase: true, dataFields: true, paragraphsOnce: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES },
+  product: { purchase: true, dataFields: true, fromTitle: true, sentencesOnce: true, paragraphsOnce: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES },
   collection: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true },
   listing: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true },
 };

@@ -1,3 +1,5 @@
+import { oneLine } from './text-lines';
+
 /**
  * Sections whose text the content already said: a page ships some parts twice (a mobile and a
  * desktop copy of a description, a carousel's cloned slides, a screen reader's copy of a price
@@ -69,6 +71,42 @@ function dropRepeatedParagraphs(root: Element): void {
     if (!first) seen.set(text, block);
     // A list item and its only paragraph say the same once.
     else if (!first.contains(block)) block.remove();
+  }
+}
+
+/** A sentence this long said twice is one text printed twice; shorter ones repeat by chance ("Free shipping."). */
+const LONG_SENTENCE = 40;
+
+const sentences = (text: string): string[] =>
+  text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((sentence) => sentence.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim())
+    .filter(Boolean);
+
+/**
+ * Removes, in place, each line of text (a paragraph, a list item, a caption) every sentence of
+ * that is at least `LONG_SENTENCE` long an earlier line under `root` said (its shorter ones, a
+ * title's words, may be new): a shop
+ * prints a product's text twice, split differently (an FAQ's answers in the description and
+ * again in the FAQ, a description's bullets again under a feature's heading, a badge's promise
+ * under every section). A line that adds a sentence of its own stays.
+ */
+export function dropSaidSentences(root: Element): void {
+  const said = new Set<string>();
+  const lines = new Map<Element, boolean>();
+  const line = (element: Element): boolean => {
+    let answer = lines.get(element);
+    if (answer === undefined) lines.set(element, (answer = oneLine(element)));
+    return answer;
+  };
+  for (const element of [...root.querySelectorAll('*')]) {
+    if (!root.contains(element) || !line(element) || (element.parentElement && element.parentElement !== root && line(element.parentElement))) continue;
+    if (element.closest(QUOTE) || element.closest('pre, code')) continue;
+    const parts = sentences(element.textContent ?? '');
+    const long = parts.filter((sentence) => sentence.length >= LONG_SENTENCE);
+    if (long.length === 0) continue;
+    if (parts.every((sentence) => sentence.length < LONG_SENTENCE || said.has(sentence))) element.remove();
+    else for (const sentence of long) said.add(sentence);
   }
 }
 
