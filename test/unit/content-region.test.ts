@@ -13,10 +13,11 @@ describe('contentRegion', () => {
   it('drops short texts hidden by a utility class, keeps collapsed content and what a larger screen shows', () => {
     const text = region(
       `<main><h1>Title</h1><p>${PROSE}</p><div class="d-none">2016-03-17 13:23:29</div><p class="error hidden">Error rating book.</p>` +
-        `<div class="hidden md:block">Shown on desktop</div><div class="collapse-body hidden"><p>${PROSE}</p></div></main>`,
+        `<div class="hidden md:block">Shown on desktop</div><p class="wt-display-none">Captcha failed to load.</p><div class="collapse-body hidden"><p>${PROSE}</p></div></main>`,
     );
     expect(text).not.toContain('2016-03-17');
     expect(text).not.toContain('Error rating');
+    expect(text).not.toContain('Captcha');
     expect(text).toContain('Shown on desktop');
     expect(text.split(PROSE.trim()).length).toBe(3);
   });
@@ -153,13 +154,15 @@ describe('contentRegion', () => {
   it('says a line of a product page once when an earlier line said each of its long sentences', () => {
     const answer = 'The camera lasts up to one month on a single charge, depending on the mode you choose.';
     const text = region(
-      `<main><h1>Bird feeder</h1><p>${PROSE}</p><p>${answer} It charges over USB-C.</p><h2>FAQ</h2><p>How long does the battery last?</p><p>Battery life. ${answer}</p><p>It charges over USB-C in two hours, from any outlet.</p></main>`,
+      `<main><h1>Bird feeder</h1><p>${PROSE}</p><p>${answer} It charges over USB-C.</p><h2>FAQ</h2><p>How long does the battery last?</p><p>Battery life. ${answer}</p><p>It charges over USB-C in two hours, from any outlet.</p>` +
+        `<h2>Minimum</h2><ul><li>Video Card: 128 MB of video memory, capable of OpenGL 3.0 or later</li></ul><h2>Recommended</h2><ul><li>Video Card: 128 MB of video memory, capable of OpenGL 3.0 or later</li></ul></main>`,
       { pruneLinkDense: true, sentencesOnce: true },
     );
     expect(text.split(answer)).toHaveLength(2);
     expect(text).not.toContain('Battery life.');
     expect(text).toContain('in two hours');
     expect(text).toContain('How long does the battery last?');
+    expect(text.match(/Video Card/g)).toHaveLength(2);
   });
 
   it("drops a product gallery's counters and show-more controls", () => {

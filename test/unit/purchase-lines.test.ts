@@ -50,4 +50,14 @@ describe('dropPurchaseLines', () => {
       ['carts', 'Pickup', 'arrives', 'wishlist', 'price alert', 'offer', 'Bulk', 'Share', 'XP'],
     );
   });
+
+  it("drops members' rewards, price-drop refunds, duties and a marketplace seller's badges; keeps what a membership includes", () => {
+    expectPruned(
+      '<h1>Trail 25 Pack</h1><p>$99.95</p><p>Members get an est. $9.99 in rewards</p><p>$9 Member Reward</p><p>This purchase pays for membership!</p>' +
+        '<p>Price drops? Get the difference back within 90 days</p><p>Duties and Taxes Paid</p><p>Star Seller. This seller consistently earned 5-star reviews.</p><p>Sell it back</p><p>No feedback yet</p>' +
+        '<p>Members receive free access to select bonus experiences.</p><p>A 25-liter daypack with pockets galore for quick access to all your essentials.</p>',
+      ['Trail 25 Pack', '$99.95', 'Members receive free access', 'pockets galore'],
+      ['est. $9.99', 'Member Reward', 'pays for membership', 'difference back', 'Duties', 'Star Seller', 'Sell it back', 'feedback'],
+    );
+  });
 });

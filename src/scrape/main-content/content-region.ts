@@ -69,7 +69,7 @@ const HIDDEN = '[style], [class], [hidden], [aria-hidden="true"]';
  * are dropped (an error message, a tooltip, a second date format): a longer one is a collapsed
  * answer or a "read more" that the reader opens.
  */
-const HIDING_CLASS = /^(?:d-none|display-none|(?!(?:xs|sm|md|lg|xl|s|m|l)[-_])(?:[a-z]{1,4}[-_]?)?(?:hide|hidden)|[\w-]+--(?:is-)?hidden)$/i;
+const HIDING_CLASS = /^(?:(?:[a-z]{1,4}[-_])?(?:d-none|display-none)|(?!(?:xs|sm|md|lg|xl|s|m|l)[-_])(?:[a-z]{1,4}[-_]?)?(?:hide|hidden)|[\w-]+--(?:is-)?hidden)$/i;
 const SHOWN_AT_SOME_SIZE = /^(?:[a-z0-9]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-[a-z]{2,3}-(?!none)[a-z-]+)$/i;
 
 const HIDDEN_LABEL = 200;

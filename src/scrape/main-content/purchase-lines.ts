@@ -22,6 +22,8 @@ const PURCHASE_LINE = new RegExp(
     String.raw`\b\d+ (?:interest[- ]free )?(?:payments|installments|instalments)\b`,
     String.raw`\bbuy now,? pay later\b`,
     String.raw`\b(?:earns?|collect|get) (?:up to )?\d[\d,]* ?(?:points|xp|rewards?)\b`,
+    // Membership perks: what members earn back, the bonus for joining.
+    String.raw`\bmembers? (?:get|earn)s? (?:up to |an? )?(?:est(?:\.|imated) )?[$€£\d]|\bmember (?:rewards?|bonus(?: card)?|benefits?)\b|\bpays for (?:your |the )?membership\b`,
     String.raw`\bsold (?:and shipped )?by\b`,
     String.raw`\b(?:size guide|size chart|true to size|fits (?:small|large))\b`,
     String.raw`^(?:select|choose) (?:a |your )?(?:size|colou?r|quantity|option)s?\b`,
@@ -35,9 +37,9 @@ const PURCHASE_LINE = new RegExp(
     String.raw`^(?:no reviews yet|there are no reviews yet|be the first to (?:review|write a review))`,
     // Price terms, the seller's standing, add-on plans and ways to pay.
     String.raw`\b(?:vat|tax(?:es)?) (?:included|excluded)\b|\bincl(?:\.|uding|udes)? (?:vat|tax(?:es)?)\b|\b(?:plus|excl(?:\.|uding)?) (?:shipping|delivery)\b`,
-    String.raw`\bprice when purchased online\b|\blow price guarantee\b|\bprice match(?: guarantee)?\b`,
+    String.raw`\bprice when purchased online\b|\blow price guarantee\b|\bprice match(?: guarantee)?\b|\bprice drops?\b.{0,40}\bdifference\b|\bduties (?:and|&) taxes\b`,
     String.raw`\bprotection plan\b|\bgift[- ](?:eligible|wrap(?:ping)?)\b`,
-    String.raw`^(?:about (?:this|the) seller|seller(?:'s)? (?:feedback|information|info|other items)|more seller options\b.*|more ways to pay|payment options|checking payment options.*|best ?seller)$`,
+    String.raw`^(?:about (?:this|the) seller|seller(?:'s)? (?:feedback|information|info|other items)|more seller options\b.*|more ways to pay|payment options|checking payment options.*|best ?seller|no feedback yet|sell it back)$|^star seller\b`,
   ].join('|'),
   'i',
 );

@@ -74,6 +74,9 @@ function dropRepeatedParagraphs(root: Element): void {
   }
 }
 
+/** A label and its colon opening a line. */
+const FIELD = /^[^.:!?]{1,30}: /;
+
 /** A sentence this long said twice is one text printed twice; shorter ones repeat by chance ("Free shipping."). */
 const LONG_SENTENCE = 40;
 
@@ -102,7 +105,10 @@ export function dropSaidSentences(root: Element): void {
   for (const element of [...root.querySelectorAll('*')]) {
     if (!root.contains(element) || !line(element) || (element.parentElement && element.parentElement !== root && line(element.parentElement))) continue;
     if (element.closest(QUOTE) || element.closest('pre, code')) continue;
-    const parts = sentences(element.textContent ?? '');
+    const text = squash(element.textContent);
+    // A field ("Video Card: 128 MB, OpenGL 3.0") repeats on purpose, under each variant.
+    if (FIELD.test(text)) continue;
+    const parts = sentences(text);
     const long = parts.filter((sentence) => sentence.length >= LONG_SENTENCE);
     if (long.length === 0) continue;
     if (parts.every((sentence) => sentence.length < LONG_SENTENCE || said.has(sentence))) element.remove();
