@@ -179,4 +179,22 @@ describe('contentRegion', () => {
     const text = region(`<main><h1>Atomic Habits</h1><p>${PROSE}</p><div class="a-expander-content" style="display:none"><p>${excerpt}</p></div></main>`);
     expect(text).toContain(excerpt);
   });
+
+  it("keeps a product page's highlight cards that link to its own sections, drops a list of links to other pages", () => {
+    const highlights = ['Snapdragon 8 Elite for flagship power', 'IP69 water resistance with Aqua Touch', 'Ultra-slim silicon battery']
+      .map((label, i) => `<a href="#anchor-${i}"><div>${label}</div></a>`)
+      .join('');
+    const sections = [0, 1, 2].map((i) => `<section id="anchor-${i}"><p>${PROSE}</p></section>`).join('');
+    const others = '<div><a href="/phones/a">Other phone A</a> <a href="/phones/b">Other phone B</a> <a href="/phones/c">Other phone C</a></div>';
+    const text = region(`<main><h1>OnePlus 13</h1><div class="highlights">${highlights}</div>${others}${sections}</main>`, { pruneLinkDense: true, inPageLinks: true });
+    expect(text).toContain('Aqua Touch');
+    expect(text).not.toContain('Other phone');
+  });
+
+  it("keeps the product's name when a copy of it above the <h1> goes", () => {
+    const name = '24-piece brush and sponge set for Pro B402HW vacuum cleaners';
+    const text = region(`<main><div class="banner"><p>Ended</p><p>${name}</p></div><h1>${name}</h1><p>${PROSE}</p></main>`, { pruneLinkDense: true, fromTitle: true, sentencesOnce: true });
+    expect(text.split(name)).toHaveLength(2);
+    expect(text).not.toContain('Ended');
+  });
 });

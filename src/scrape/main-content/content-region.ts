@@ -153,10 +153,23 @@ function callToAction(link: Element): boolean {
 /** A button that shows or hides content (a tab, an accordion heading) is a heading for it. */
 const DISCLOSURE = 'button[aria-controls], button[aria-expanded], [role="tab"]';
 
-function linkTextLength(element: Element): number {
+function linkTextLength(element: Element, inPage?: (link: Element) => boolean): number {
   let n = 0;
-  for (const a of element.querySelectorAll('a')) n += visibleLength(a);
+  for (const a of element.querySelectorAll('a')) if (!inPage?.(a)) n += visibleLength(a);
   return n;
+}
+
+/**
+ * Whether a link jumps to a part of the page (`href="#battery"`, an element with that id):
+ * a product page's highlight cards that lead to their sections, not a way to another page.
+ */
+function inPageLink(document: Document): (link: Element) => boolean {
+  const ids = new Set<string>();
+  for (const element of document.querySelectorAll('[id]')) ids.add(element.getAttribute('id')!);
+  return (link) => {
+    const href = link.getAttribute('href') ?? '';
+    return href.length > 1 && href.startsWith('#') && ids.has(href.slice(1));
+  };
 }
 
 /** The main landmark (without one, the page's only top-level article), when it is unique and holds a fair share of the page's text. */
@@ -414,6 +427,8 @@ export interface RegionOptions {
   posts?: boolean | undefined;
   /** A product: drop the shop's purchase terms around it (delivery, returns, payment plans). */
   purchase?: boolean | undefined;
+  /** Links to parts of the page are not link text: a product page's highlights lead to their sections. */
+  inPageLinks?: boolean | undefined;
   /** A product: drop what the page prints above the product's name (its `<h1>`). */
   fromTitle?: boolean | undefined;
   /**
@@ -500,14 +515,15 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   if (options.pruneLinkDense) {
     const items = options.keepItems ? itemContainers(root) : [];
     const holdsItems = (element: Element) => items.some((container) => container.contains(element) || element.contains(container));
+    const inPage = options.inPageLinks ? inPageLink(document) : undefined;
     for (const element of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
       if (!kept(element) || underHeading(element) || holdsItems(element)) continue;
       const length = visibleLength(element);
-      if (length > 0 && linkTextLength(element) / length > 0.6 && length < rootLength * 0.5) element.remove();
+      if (length > 0 && linkTextLength(element, inPage) / length > 0.6 && length < rootLength * 0.5) element.remove();
     }
   }
   if (!options.repeatsOnPurpose) dropRepeatedBlocks(root, options.paragraphsOnce === true);
-  if (options.sentencesOnce || (process.env.SSALL && options.paragraphsOnce)) dropSaidSentences(root);
   if (options.fromTitle) dropBeforeTitle(root);
+  if (options.sentencesOnce) dropSaidSentences(root);
   return root;
 }

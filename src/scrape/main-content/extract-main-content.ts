@@ -59,7 +59,7 @@ const REGION: Record<PageType, Omit<RegionOptions, 'pruneLinkDense'>> = {
   documentation: { extraChrome: COMMENTS, authorBios: true, repeatsOnPurpose: true, figureCaptions: true },
   service: { extraChrome: COMMENTS, authorBios: true, keepItems: true, paragraphsOnce: true },
   forum: { posts: true },
-  product: { purchase: true, dataFields: true, fromTitle: true, sentencesOnce: true, paragraphsOnce: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES },
+  product: { purchase: true, dataFields: true, fromTitle: true, sentencesOnce: true, inPageLinks: true, paragraphsOnce: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES },
   collection: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true },
   listing: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true },
 };

@@ -104,7 +104,8 @@ export function dropSaidSentences(root: Element): void {
   };
   for (const element of [...root.querySelectorAll('*')]) {
     if (!root.contains(element) || !line(element) || (element.parentElement && element.parentElement !== root && line(element.parentElement))) continue;
-    if (element.closest(QUOTE) || element.closest('pre, code')) continue;
+    // The page's title names it once more by design, and quotes and code repeat on purpose.
+    if (element.localName === 'h1' || element.closest(QUOTE) || element.closest('pre, code')) continue;
     const text = squash(element.textContent);
     // A field ("Video Card: 128 MB, OpenGL 3.0") repeats on purpose, under each variant.
     if (FIELD.test(text)) continue;
