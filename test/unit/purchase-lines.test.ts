@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropPurchaseLines } from '../../src/scrape/main-content/purchase-lines';
+import { dropPickers, dropPurchaseLines } from '../../src/scrape/main-content/purchase-lines';
 import { prunedText } from './pruned-text';
 
 /** The product page `body` after pruning keeps every one of `kept` and none of `dropped`. */
@@ -59,5 +59,17 @@ describe('dropPurchaseLines', () => {
       ['Trail 25 Pack', '$99.95', 'Members receive free access', 'pockets galore'],
       ['est. $9.99', 'Member Reward', 'pays for membership', 'difference back', 'Duties', 'Star Seller', 'Sell it back', 'feedback'],
     );
+  });
+
+  it('drops option pickers (a fieldset or radio group with its legend and choice), not a longer form', () => {
+    const text = prunedText(
+      '<h1>Quarter Socks</h1><fieldset><legend>Color: white</legend></fieldset><div role="radiogroup">Size: L</div>' +
+        '<fieldset><legend>How do you want your item?</legend><p>Pickup today</p></fieldset>' +
+        `<fieldset><legend>Your measurements</legend><p>${'Measure around the fullest part of your calf, standing, with the tape level all the way round. '.repeat(2)}</p></fieldset>`,
+      dropPickers,
+    );
+    expect(text).toContain('Quarter Socks');
+    expect(text).not.toMatch(/Color: white|Size: L|How do you want/);
+    expect(text).toContain('fullest part of your calf');
   });
 });

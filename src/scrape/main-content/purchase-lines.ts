@@ -1,4 +1,4 @@
-import { dropLines } from './text-lines';
+import { dropLines, visibleLength } from './text-lines';
 
 /**
  * The shop's lines around a product, the same on every product it sells: delivery and returns
@@ -49,4 +49,14 @@ const MAX_LENGTH = 150;
 /** Removes, in place, the lines under `root` that are the shop's purchase terms. */
 export function dropPurchaseLines(root: Element): void {
   dropLines(root, MAX_LENGTH, (text) => PURCHASE_LINE.test(text));
+}
+
+/** A group of options the buyer picks from: size, colour, plan, delivery or pickup. */
+const PICKER = 'fieldset, [role="radiogroup"], [role="listbox"]';
+/** What a picker shows once its inputs and labels are gone: its legend and the choice made. Longer is more than a picker. */
+const PICKER_LENGTH = 100;
+
+/** Removes, in place, the option pickers under `root` ("Color: white", "How do you want your item?"). */
+export function dropPickers(root: Element): void {
+  for (const picker of [...root.querySelectorAll(PICKER)]) if (root.contains(picker) && visibleLength(picker) <= PICKER_LENGTH) picker.remove();
 }
