@@ -27,12 +27,14 @@ const PURCHASE_LINE = new RegExp(
     String.raw`\bsold (?:and shipped )?by\b`,
     String.raw`\b(?:size guide|size chart|true to size|fits (?:small|large))\b`,
     String.raw`^(?:select|choose) (?:a |your )?(?:size|colou?r|quantity|option)s?\b`,
+    // A picker's label left without its options, and the notice over a summary a model wrote.
+    String.raw`^(?:quantity|qty)\s*:?$|^(?:ai[- ]generated|generated (?:by|with) ai)\b`,
     // Saving it for later, watching its price, haggling, buying in bulk, sharing it; how many
     // others are buying it.
     String.raw`\bwish ?list\b|\bprice alert\b|\bmake an offer\b|\bbulk (?:pricing|discounts?)\b|^share this (?:product|item)\b`,
     String.raw`\bin \d[\d,]*\+? (?:people's |other )?(?:carts|baskets|bags)\b`,
     // Rating badges: the reviews themselves are pruned as a section.
-    String.raw`\b\d(?:\.\d+)? (?:stars? )?out of 5\b`,
+    String.raw`\b\d(?:\.\d+)? (?:stars? )?out of 5\b|^\d(?:\.\d+)? stars? out of \d[\d,]* (?:reviews?|ratings?)$`,
     String.raw`^\(?\d[\d,.]*\)? (?:reviews?|ratings?)$`,
     String.raw`^(?:no reviews yet|there are no reviews yet|be the first to (?:review|write a review))`,
     // Price terms, the seller's standing, add-on plans and ways to pay.
