@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropPickers, dropPurchaseLines } from '../../src/scrape/main-content/purchase-lines';
+import { dropPickers, dropPolicyParagraphs, dropPurchaseLines } from '../../src/scrape/main-content/purchase-lines';
 import { prunedText } from './pruned-text';
 
 /** The product page `body` after pruning keeps every one of `kept` and none of `dropped`. */
@@ -72,5 +72,15 @@ describe('dropPurchaseLines', () => {
     expect(text).toContain('Quarter Socks');
     expect(text).not.toMatch(/Color: white|Size: L|How do you want/);
     expect(text).toContain('fullest part of your calf');
+  });
+
+  it("drops a paragraph of the shop's return and warranty terms, not a description that mentions a warranty", () => {
+    const text = prunedText(
+      '<h1>Smart Bird Feeder</h1><p>We offer a 90-day return policy. To return your order, please contact our support team within 90 days of receiving it. Our standard warranty period is 24 months.</p>' +
+        '<p>The camera module is weatherproof and comes with a 2-year warranty; it detaches in seconds, so you can bring it indoors on the coldest days.</p>',
+      dropPolicyParagraphs,
+    );
+    expect(text).not.toContain('90-day return');
+    expect(text).toContain('weatherproof');
   });
 });

@@ -6,7 +6,7 @@ import { dropDataFields } from './data-fields';
 import { dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { dropPosterStats } from './poster-stats';
-import { dropPickers, dropPurchaseLines } from './purchase-lines';
+import { dropPickers, dropPolicyParagraphs, dropPurchaseLines } from './purchase-lines';
 import { dropRepeatedBlocks, dropSaidSentences } from './repeated-blocks';
 import { dropSignInPrompts } from './sign-in-prompts';
 import { visibleLength } from './text-lines';
@@ -508,6 +508,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   } else dropAffiliateDisclosures(root);
   if (options.purchase) {
     dropPickers(root);
+    dropPolicyParagraphs(root);
     dropPurchaseLines(root);
     dropMediaCounters(root);
   }

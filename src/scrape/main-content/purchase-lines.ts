@@ -62,3 +62,15 @@ const PICKER_LENGTH = 100;
 export function dropPickers(root: Element): void {
   for (const picker of [...root.querySelectorAll(PICKER)]) if (root.contains(picker) && visibleLength(picker) <= PICKER_LENGTH) picker.remove();
 }
+
+/** The shop's terms, said in a paragraph: returns or refunds, within so many days, with the order's shipping or the warranty. */
+const POLICY = { returns: /\b(?:returns?|refunds?)\b/i, days: /\b\d+[- ]days?\b|\bwithin \d+\b/i, terms: /\b(?:warranty|orders?|shipping|delivery|exchanges?)\b/i, maxLength: 700 };
+
+/** Removes, in place, the paragraphs under `root` that state the shop's return and warranty terms (an FAQ answer: "We offer a 90-day return policy..."). */
+export function dropPolicyParagraphs(root: Element): void {
+  for (const paragraph of [...root.querySelectorAll('p, li, dd')]) {
+    if (!root.contains(paragraph) || visibleLength(paragraph) > POLICY.maxLength) continue;
+    const text = paragraph.textContent ?? '';
+    if (POLICY.returns.test(text) && POLICY.days.test(text) && POLICY.terms.test(text)) paragraph.remove();
+  }
+}
