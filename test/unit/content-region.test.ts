@@ -197,4 +197,15 @@ describe('contentRegion', () => {
     expect(text.split(name)).toHaveLength(2);
     expect(text).not.toContain('Ended');
   });
+
+  it("drops a cookie notice and a notice at collection that a site prints on every page, keeps a paragraph about privacy", () => {
+    const text = region(
+      `<main><h1>Quarter Socks</h1><p>${PROSE}</p><div><p>We use cookies to improve your experience. By continuing you agree to our use of cookies.</p></div>` +
+        '<div><p>Notice to Consumers: Bombas may collect "Identifiers" and "Geolocation data" when you visit this website. For more information, please see our Privacy Policy.</p></div>' +
+        '<p>The app keeps your bird photos private by default: nothing is shared unless you choose to share it.</p></main>',
+    );
+    expect(text).not.toContain('cookies');
+    expect(text).not.toContain('may collect');
+    expect(text).toContain('private by default');
+  });
 });

@@ -68,4 +68,17 @@ describe('extractMainContent', () => {
     expect(text).not.toContain('Customers find this book');
     expect(text).not.toContain('Curators have reviewed');
   });
+
+  it("takes a thin product region when the JSON-LD's description makes it enough, rather than the page with its menus", () => {
+    const description =
+      'These Quarters are engineered for comfort and designed to stand out: higher than an ankle sock, lower than a calf sock, right for a million different shoes, styles, looks, activities and lazy Sundays. As always, one purchased is one donated.';
+    const menu = `<ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/c/${i}">Collection ${i}</a></li>`).join('')}</ul>`;
+    const html = `<html><body><div class="menus">${menu}</div><div class="menus">${menu}</div><div class="menus">${menu}</div><div class="menus">${menu}</div><main><h1>Men's Quarter Socks</h1><p>Midweight</p><p>Just enough cushion for your everyday shoes.</p></main></body></html>`;
+    const jsonLd = [{ '@type': 'Product', name: "Men's Quarter Socks", description }];
+    const main = extractMainContent(parsePage(html), { type: 'product', evidence: [] }, jsonLd, () => parsePage(html));
+    const text = toText(main.root);
+    expect(main.method).toBe('region');
+    expect(text).toContain(description);
+    expect(text).not.toContain('Collection 7');
+  });
 });

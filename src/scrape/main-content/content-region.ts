@@ -214,13 +214,24 @@ const COOKIE_NOTICE = {
   consent: /\b(?:agree|accept|consent|opt[- ]in|preferences|settings|allow)\b/i,
 };
 
-/** Removes the blocks of the region that are cookie notices, outermost first. */
-function dropCookieNotices(root: Element): void {
+/**
+ * A notice at collection: the site says what personal data it may collect and points to its
+ * privacy policy ("Notice to Consumers: Bombas may collect 'Identifiers'... please see our
+ * Privacy Policy"), printed on every page for a state's privacy law.
+ */
+const COLLECTION_NOTICE = {
+  collects: /\bmay collect\b|\bcollects? (?:your |personal )?(?:information|data)\b/i,
+  policy: /\bprivacy (?:policy|notice|statement)\b/i,
+};
+
+/** Removes the blocks of the region that are cookie or data-collection notices, outermost first. */
+function dropConsentNotices(root: Element): void {
   for (const element of [...root.querySelectorAll('p, div, section, span')]) {
     if (!root.contains(element)) continue;
     const text = element.textContent ?? '';
-    if (!/cookie/i.test(text) || visibleLength(element) > COOKIE_NOTICE.maxLength) continue;
-    if (COOKIE_NOTICE.site.test(text) && COOKIE_NOTICE.consent.test(text)) element.remove();
+    if (!/cookie|privacy/i.test(text) || visibleLength(element) > COOKIE_NOTICE.maxLength) continue;
+    const cookies = COOKIE_NOTICE.site.test(text) && COOKIE_NOTICE.consent.test(text);
+    if (cookies || (COLLECTION_NOTICE.collects.test(text) && COLLECTION_NOTICE.policy.test(text))) element.remove();
   }
 }
 
@@ -498,7 +509,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   // A photo's caption says again what the text says about it, and whose photo it is; the text
   // output has no photo for it to caption.
   if (!options.figureCaptions) for (const caption of [...root.querySelectorAll('figcaption')]) caption.remove();
-  dropCookieNotices(root);
+  dropConsentNotices(root);
   dropSignInPrompts(root);
   dropFillerLines(root);
   if (options.keepItems) dropGridControls(root);

@@ -139,6 +139,9 @@ export function extractMainContent(document: Document, page: PageTypeGuess, json
   for (const [i, attempt] of attempts.entries()) {
     try {
       const root = attempt.run(i === 0 && untouched ? document : (unpruned().cloneNode(true) as Document), jsonLd);
+      // A product's own facts count towards what the region kept: a thin region that misses the
+      // description its JSON-LD holds is still the product's, with the description added.
+      if (root && page.type === 'product') productFacts(root, jsonLd);
       const kept = visibleLength(root);
       if (root && (kept >= TRUSTED_LENGTH || kept >= total * TRUSTED_SHARE)) {
         if (page.type === 'product') {
@@ -147,7 +150,6 @@ export function extractMainContent(document: Document, page: PageTypeGuess, json
             dropPurchaseLines(root);
             dropFillerLines(root);
           }
-          productFacts(root, jsonLd);
         }
         const tighter = TIGHTER[page.type];
         const narrowed = tighter && tighter.attempt.method !== attempt.method ? tryTighter(tighter, root.ownerDocument, jsonLd, kept) : null;
