@@ -208,4 +208,18 @@ describe('contentRegion', () => {
     expect(text).not.toContain('may collect');
     expect(text).toContain('private by default');
   });
+
+  it('says a line of a product page once when an earlier line said it in nearly the same words, keeps a short line a long paragraph happens to cover', () => {
+    const first = 'Helichrysum. Everlasting regeneration. The jewel in the aroma and another star active of the serum is the finest immortelle from Corsica, rich in regenerative italidiones.';
+    const again = 'Helichrysum oil (everlasting regeneration) – the jewel in the aroma, and another star active of the serum, is the finest immortelle from Corsica, rich in regenerative italidiones.';
+    const story = `${first} Blended by hand in small batches on Kauai, with cold-pressed kukui nut oil, organic chia seed extract and wild-harvested tamanu.`;
+    const covered = 'Kauai chia seed oil, blended by hand in small batches, with the finest immortelle from Corsica.';
+    const text = region(`<main><h1>Vitality Elixir</h1><p>${PROSE}</p><p>${story}</p><h2>Ingredients</h2><p>${again}</p><p>${covered}</p></main>`, {
+      pruneLinkDense: true,
+      sentencesOnce: true,
+    });
+    expect(text).toContain(first);
+    expect(text).not.toContain('Helichrysum oil');
+    expect(text).toContain(covered);
+  });
 });

@@ -74,6 +74,27 @@ function dropRepeatedParagraphs(root: Element): void {
   }
 }
 
+/** A line this long, worded a little differently from an earlier one, is the same text again. */
+const NEAR_COPY = { minLength: 100, ownShare: 0.9, earlierShare: 0.5 };
+/** Lines compared for near copies: a product's text is a few dozen paragraphs, and a page of thousands stays linear. */
+const NEAR_COPY_LINES = 200;
+
+const distinctWords = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+
+/**
+ * Whether nearly every word of `words` is in one earlier line that is not much longer: the same
+ * text reworded ("Helichrysum oil (everlasting regeneration) – the jewel in the aroma..." after
+ * "Helichrysum. Everlasting regeneration. The jewel in the aroma..."), not a short line whose
+ * words a long paragraph happens to hold.
+ */
+function nearCopy(words: ReadonlySet<string>, earlier: readonly ReadonlySet<string>[]): boolean {
+  return earlier.some((line) => {
+    let shared = 0;
+    for (const word of words) if (line.has(word)) shared++;
+    return shared >= words.size * NEAR_COPY.ownShare && shared >= line.size * NEAR_COPY.earlierShare;
+  });
+}
+
 /** A label and its colon opening a line. */
 const FIELD = /^[^.:!?]{1,30}: /;
 
@@ -87,15 +108,18 @@ const sentences = (text: string): string[] =>
     .filter(Boolean);
 
 /**
- * Removes, in place, each line of text (a paragraph, a list item, a caption) every sentence of
- * that is at least `LONG_SENTENCE` long an earlier line under `root` said (its shorter ones, a
- * title's words, may be new): a shop
- * prints a product's text twice, split differently (an FAQ's answers in the description and
- * again in the FAQ, a description's bullets again under a feature's heading, a badge's promise
- * under every section). A line that adds a sentence of its own stays.
+ * Removes, in place, each line of text (a paragraph, a list item, a caption) that says again
+ * what an earlier line under `root` said: every sentence of it at least `LONG_SENTENCE` long
+ * was said (its shorter ones, a title's words, may be new), or it is a near copy of an earlier
+ * line (see nearCopy). A shop prints a product's text twice, split or worded differently: an
+ * FAQ's answers in the description and again in the FAQ, an ingredient's description in the
+ * story and again in the ingredients tab, a badge's promise under every section. A line that
+ * adds a sentence of its own stays.
  */
 export function dropSaidSentences(root: Element): void {
   const said = new Set<string>();
+  const earlier: Set<string>[] = [];
+  let compared = 0;
   const lines = new Map<Element, boolean>();
   const line = (element: Element): boolean => {
     let answer = lines.get(element);
@@ -112,8 +136,12 @@ export function dropSaidSentences(root: Element): void {
     const parts = sentences(text);
     const long = parts.filter((sentence) => sentence.length >= LONG_SENTENCE);
     if (long.length === 0) continue;
-    if (parts.every((sentence) => sentence.length < LONG_SENTENCE || said.has(sentence))) element.remove();
-    else for (const sentence of long) said.add(sentence);
+    const words = text.length >= NEAR_COPY.minLength && compared++ < NEAR_COPY_LINES ? distinctWords(text) : null;
+    if (parts.every((sentence) => sentence.length < LONG_SENTENCE || said.has(sentence)) || (words && nearCopy(words, earlier))) element.remove();
+    else {
+      for (const sentence of long) said.add(sentence);
+      if (words) earlier.push(words);
+    }
   }
 }
 
