@@ -18,7 +18,7 @@ const COUNTER = /^(?:(?:item|slide|image|picture|photo|video) \d+(?: ?(?:of|\/) 
  * Controls that show more of the page or leave it for an app: "Show more + Show less –",
  * "View full details", "See all details", "Open in Desktop App".
  */
-const CONTROL = /^(?:(?:show|view|see|read) (?:more|less)(?: ?[+–-])?(?: (?:show|view|see|read) (?:more|less)(?: ?[+–-])?)?|(?:view|see) (?:all |full )?details|open in (?:the )?(?:desktop |mobile )?app)$/i;
+const CONTROL = /^(?:(?:show|view|see|read) (?:more|less)(?: ?[+–-])?(?: (?:show|view|see|read) (?:more|less)(?: ?[+–-])?)?|(?:view|see) (?:all |full )?(?:[a-z]+ )?details|open in (?:the )?(?:desktop |mobile )?app)$/i;
 
 const MAX_LENGTH = 60;
 

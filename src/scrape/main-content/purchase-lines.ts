@@ -21,12 +21,13 @@ const PURCHASE_LINE = new RegExp(
     String.raw`\bpay in \d\b`,
     String.raw`\b\d+ (?:interest[- ]free )?(?:payments|installments|instalments)\b`,
     String.raw`\bbuy now,? pay later\b`,
+    String.raw`\bchoose (?:an? |your )?(?:annual|monthly|yearly) plan\b`,
     String.raw`\b(?:earns?|collect|get) (?:up to )?\d[\d,]* ?(?:points|xp|rewards?)\b`,
     // Membership perks: what members earn back, the bonus for joining.
     String.raw`\bmembers? (?:get|earn)s? (?:up to |an? )?(?:est(?:\.|imated) )?[$€£\d]|\bmember (?:rewards?|bonus(?: card)?|benefits?)\b|\bpays for (?:your |the )?membership\b`,
     String.raw`\bsold (?:and shipped )?by\b`,
     String.raw`\b(?:size guide|size chart|true to size|fits (?:small|large))\b`,
-    String.raw`^(?:select|choose) (?:a |your )?(?:size|colou?r|quantity|option)s?\b`,
+    String.raw`^(?:select|choose) (?:a |your )?(?:size|colou?r|quantity|option)s?\b|^(?:currently )?selected:? (?:size|colou?r)\b|^current(?:ly)? selected (?:size|colou?r)\b`,
     // A picker's label left without its options, and the notice over a summary a model wrote.
     String.raw`^(?:quantity|qty)\s*:?$|^(?:ai[- ]generated|generated (?:by|with) ai)\b`,
     // Saving it for later, watching its price, haggling, buying in bulk, sharing it; how many
