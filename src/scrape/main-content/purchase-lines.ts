@@ -43,7 +43,7 @@ const PURCHASE_LINE = new RegExp(
     String.raw`\bprice when purchased online\b|\blow price guarantee\b|\bprice match(?: guarantee)?\b|\bprice drops?\b.{0,40}\bdifference\b|\bduties (?:and|&) taxes\b`,
     String.raw`\bprotection plan\b|\bgift[- ](?:eligible|wrap(?:ping)?)\b`,
     // The shop's promise about its goods, an add-on prompt, the delivery location picked.
-    String.raw`^we stand behind (?:our|all our|every|each)\b|^\W*don'?t forget (?:your|to add)\b|^[A-Z][a-z]+(?: [A-Z][a-z]+)*, (?:[A-Z]{2} )?\d{5}$`,
+    String.raw`^we stand behind (?:our|all our|every|each)\b|^\W*don'?t forget (?:your|to add)\b|\bshop now$|^[A-Z][a-z]+(?: [A-Z][a-z]+)*, (?:[A-Z]{2} )?\d{5}$`,
     String.raw`^(?:about (?:this|the) seller|seller(?:'s)? (?:feedback|information|info|other items)|more seller options\b.*|more ways to pay|payment options|checking payment options.*|best ?seller|no feedback yet|sell it back)$|^star seller\b`,
   ].join('|'),
   'i',
