@@ -229,9 +229,10 @@ function dropConsentNotices(root: Element): void {
   for (const element of [...root.querySelectorAll('p, div, section, span')]) {
     if (!root.contains(element)) continue;
     const text = element.textContent ?? '';
-    if (!/cookie|privacy/i.test(text) || visibleLength(element) > COOKIE_NOTICE.maxLength) continue;
-    const cookies = COOKIE_NOTICE.site.test(text) && COOKIE_NOTICE.consent.test(text);
-    if (cookies || (COLLECTION_NOTICE.collects.test(text) && COLLECTION_NOTICE.policy.test(text))) element.remove();
+    // The words first: measuring every wrapper that holds a footer's "Privacy" link costs more.
+    const cookies = /cookie/i.test(text) && COOKIE_NOTICE.site.test(text) && COOKIE_NOTICE.consent.test(text);
+    const collection = !cookies && /privacy/i.test(text) && COLLECTION_NOTICE.collects.test(text) && COLLECTION_NOTICE.policy.test(text);
+    if ((cookies || collection) && visibleLength(element) <= COOKIE_NOTICE.maxLength) element.remove();
   }
 }
 
@@ -438,13 +439,14 @@ export interface RegionOptions {
   posts?: boolean | undefined;
   /** A product: drop the shop's purchase terms around it (delivery, returns, payment plans). */
   purchase?: boolean | undefined;
-  /** Links to parts of the page are not link text: a product page's highlights lead to their sections. */
+  /** Links to parts of the page are not link text (a product page's highlight cards lead to its sections). */
   inPageLinks?: boolean | undefined;
   /** A product: drop what the page prints above the product's name (its `<h1>`). */
   fromTitle?: boolean | undefined;
   /**
-   * A product: a line every long sentence of which an earlier line said is one text printed
-   * twice, split differently (an FAQ's answer said in the description too); keep the first.
+   * A product: a line every long sentence of which an earlier line said, or that rewords an
+   * earlier line, is one text printed twice (an FAQ's answer said in the description too, an
+   * ingredient described in the story and again in its tab); keep the first.
    */
   sentencesOnce?: boolean | undefined;
   /** A product: drop lists of the shop's raw data fields (`retail_price_tier1:`, `cat_thumb_Navy:`). */
