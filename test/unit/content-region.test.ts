@@ -13,10 +13,11 @@ describe('contentRegion', () => {
   it('drops short texts hidden by a utility class, keeps collapsed content and what a larger screen shows', () => {
     const text = region(
       `<main><h1>Title</h1><p>${PROSE}</p><div class="d-none">2016-03-17 13:23:29</div><p class="error hidden">Error rating book.</p>` +
-        `<div class="hidden md:block">Shown on desktop</div><div class="collapse-body hidden"><p>${PROSE}</p></div></main>`,
+        `<div class="hidden md:block">Shown on desktop</div><p class="wt-display-none">Captcha failed to load.</p><div class="collapse-body hidden"><p>${PROSE}</p></div></main>`,
     );
     expect(text).not.toContain('2016-03-17');
     expect(text).not.toContain('Error rating');
+    expect(text).not.toContain('Captcha');
     expect(text).toContain('Shown on desktop');
     expect(text.split(PROSE.trim()).length).toBe(3);
   });
@@ -156,5 +157,90 @@ describe('contentRegion', () => {
     );
     expect(text).not.toContain('has been deleted');
     expect(text).toContain('Note: Qt 6.4');
+  });
+
+  it("keeps a product's text from its name on: not what the page prints above the <h1>, unless that is prose or most of the page", () => {
+    const product = { pruneLinkDense: true, fromTitle: true } as const;
+    const text = region(
+      `<main><div class="top"><p>Repair is universal. See our shop in your region</p><p>Europe (English)</p></div><div class="info"><p>Found on 4 wish lists</p><h1>Jimmy</h1><p>${PROSE}</p></div></main>`,
+      product,
+    );
+    expect(text).not.toContain('Repair is universal');
+    expect(text).not.toContain('wish lists');
+    expect(text).toContain('Jimmy');
+    const described = region(`<main><p>${PROSE}</p><h1>Jimmy</h1><p>$7.95</p><p>${PROSE.slice(0, 100)}</p></main>`, product);
+    expect(described).toContain('Paragraph text');
+  });
+
+  it('says a line of a product page once when an earlier line said each of its long sentences', () => {
+    const answer = 'The camera lasts up to one month on a single charge, depending on the mode you choose.';
+    const text = region(
+      `<main><h1>Bird feeder</h1><p>${PROSE}</p><p>${answer} It charges over USB-C.</p><h2>FAQ</h2><p>How long does the battery last?</p><p>Battery life. ${answer}</p><p>It charges over USB-C in two hours, from any outlet.</p>` +
+        `<h2>Minimum</h2><ul><li>Video Card: 128 MB of video memory, capable of OpenGL 3.0 or later</li></ul><h2>Recommended</h2><ul><li>Video Card: 128 MB of video memory, capable of OpenGL 3.0 or later</li></ul></main>`,
+      { pruneLinkDense: true, sentencesOnce: true },
+    );
+    expect(text.split(answer)).toHaveLength(2);
+    expect(text).not.toContain('Battery life.');
+    expect(text).toContain('in two hours');
+    expect(text).toContain('How long does the battery last?');
+    expect(text.match(/Video Card/g)).toHaveLength(2);
+  });
+
+  it("drops a product gallery's counters and show-more controls", () => {
+    const text = region(
+      `<main><h1>Terraria</h1><div class="gallery"><span>0:01/1:21</span><div>1 of 24</div><p>Item 3</p></div><p>${PROSE}</p><p>Show more + Show less –</p><p>Open in Desktop App</p><p>View manufacturing details</p><p>Chapter 1 of the story starts here.</p></main>`,
+      { pruneLinkDense: true, purchase: true },
+    );
+    expect(text).not.toMatch(/0:01|1 of 24|Item 3|Show more|Desktop App|manufacturing details/);
+    expect(text).toContain('Chapter 1 of the story');
+  });
+
+  it("keeps a hidden expander's text, as it does a tab's", () => {
+    const excerpt = 'It is so easy to overestimate the importance of one defining moment and underestimate the value of making small improvements.';
+    const text = region(`<main><h1>Atomic Habits</h1><p>${PROSE}</p><div class="a-expander-content" style="display:none"><p>${excerpt}</p></div></main>`);
+    expect(text).toContain(excerpt);
+  });
+
+  it("keeps a product page's highlight cards that link to its own sections, drops a list of links to other pages", () => {
+    const highlights = ['Snapdragon 8 Elite for flagship power', 'IP69 water resistance with Aqua Touch', 'Ultra-slim silicon battery']
+      .map((label, i) => `<a href="#anchor-${i}"><div>${label}</div></a>`)
+      .join('');
+    const sections = [0, 1, 2].map((i) => `<section id="anchor-${i}"><p>${PROSE}</p></section>`).join('');
+    const others = '<div><a href="/phones/a">Other phone A</a> <a href="/phones/b">Other phone B</a> <a href="/phones/c">Other phone C</a></div>';
+    const text = region(`<main><h1>OnePlus 13</h1><div class="highlights">${highlights}</div>${others}${sections}</main>`, { pruneLinkDense: true, inPageLinks: true });
+    expect(text).toContain('Aqua Touch');
+    expect(text).not.toContain('Other phone');
+  });
+
+  it("keeps the product's name when a copy of it above the <h1> goes", () => {
+    const name = '24-piece brush and sponge set for Pro B402HW vacuum cleaners';
+    const text = region(`<main><div class="banner"><p>Ended</p><p>${name}</p></div><h1>${name}</h1><p>${PROSE}</p></main>`, { pruneLinkDense: true, fromTitle: true, sentencesOnce: true });
+    expect(text.split(name)).toHaveLength(2);
+    expect(text).not.toContain('Ended');
+  });
+
+  it("drops a cookie notice and a notice at collection that a site prints on every page, keeps a paragraph about privacy", () => {
+    const text = region(
+      `<main><h1>Quarter Socks</h1><p>${PROSE}</p><div><p>We use cookies to improve your experience. By continuing you agree to our use of cookies.</p></div>` +
+        '<div><p>Notice to Consumers: Bombas may collect "Identifiers" and "Geolocation data" when you visit this website. For more information, please see our Privacy Policy.</p></div>' +
+        '<p>The app keeps your bird photos private by default: nothing is shared unless you choose to share it.</p></main>',
+    );
+    expect(text).not.toContain('cookies');
+    expect(text).not.toContain('may collect');
+    expect(text).toContain('private by default');
+  });
+
+  it('says a line of a product page once when an earlier line said it in nearly the same words, keeps a short line a long paragraph happens to cover', () => {
+    const first = 'Helichrysum. Everlasting regeneration. The jewel in the aroma and another star active of the serum is the finest immortelle from Corsica, rich in regenerative italidiones.';
+    const again = 'Helichrysum oil (everlasting regeneration) – the jewel in the aroma, and another star active of the serum, is the finest immortelle from Corsica, rich in regenerative italidiones.';
+    const story = `${first} Blended by hand in small batches on Kauai, with cold-pressed kukui nut oil, organic chia seed extract and wild-harvested tamanu.`;
+    const covered = 'Kauai chia seed oil, blended by hand in small batches, with the finest immortelle from Corsica.';
+    const text = region(`<main><h1>Vitality Elixir</h1><p>${PROSE}</p><p>${story}</p><h2>Ingredients</h2><p>${again}</p><p>${covered}</p></main>`, {
+      pruneLinkDense: true,
+      sentencesOnce: true,
+    });
+    expect(text).toContain(first);
+    expect(text).not.toContain('Helichrysum oil');
+    expect(text).toContain(covered);
   });
 });

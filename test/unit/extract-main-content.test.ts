@@ -56,4 +56,29 @@ describe('extractMainContent', () => {
     expect(page('article').split(intro)).toHaveLength(2);
     expect(page('forum').split(intro)).toHaveLength(3);
   });
+
+  it("keeps a book's editorial review on a product page, drops the customers' reviews and what curators say", () => {
+    const praise = '"A supremely practical and useful book. It distills the most fundamental information about habit formation."';
+    const html = `<html><body><main><h1>Atomic Habits</h1><p>${'Tiny changes, remarkable results: a proven framework for improving every day, with practical strategies. '.repeat(3)}</p>
+      <h2>Editorial Reviews</h2><div><h3>Review</h3><p>${praise}</p></div>
+      <h2>Customers say</h2><p>Customers find this book to be a great practical guide that explains the science of habit formation.</p>
+      <h2>What Curators Say</h2><p>743 Curators have reviewed this product. Click here to see them.</p></main></body></html>`;
+    const text = toText(extractMainContent(parsePage(html), { type: 'product', evidence: [] }, [], () => parsePage(html)).root);
+    expect(text).toContain(praise);
+    expect(text).not.toContain('Customers find this book');
+    expect(text).not.toContain('Curators have reviewed');
+  });
+
+  it("takes a thin product region when the JSON-LD's description makes it enough, rather than the page with its menus", () => {
+    const description =
+      'These Quarters are engineered for comfort and designed to stand out: higher than an ankle sock, lower than a calf sock, right for a million different shoes, styles, looks, activities and lazy Sundays. As always, one purchased is one donated.';
+    const menu = `<ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/c/${i}">Collection ${i}</a></li>`).join('')}</ul>`;
+    const html = `<html><body><div class="menus">${menu}</div><div class="menus">${menu}</div><div class="menus">${menu}</div><div class="menus">${menu}</div><main><h1>Men's Quarter Socks</h1><p>Midweight</p><p>Just enough cushion for your everyday shoes.</p></main></body></html>`;
+    const jsonLd = [{ '@type': 'Product', name: "Men's Quarter Socks", description }];
+    const main = extractMainContent(parsePage(html), { type: 'product', evidence: [] }, jsonLd, () => parsePage(html));
+    const text = toText(main.root);
+    expect(main.method).toBe('region');
+    expect(text).toContain(description);
+    expect(text).not.toContain('Collection 7');
+  });
 });

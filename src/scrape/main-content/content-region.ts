@@ -2,14 +2,15 @@ import { dropAffiliateDisclosures } from './affiliate-disclosures';
 import { dropAnswerComments } from './answer-comments';
 import { dropAsideSections } from './aside-sections';
 import { dropAuthorBios, personDescriptions } from './author-bios';
+import { dropBeforeTitle } from './before-title';
 import { dropBorrowedLabels } from './borrowed-labels';
 import { dropDataFields } from './data-fields';
-import { dropFillerLines } from './filler-lines';
+import { dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { posterName } from './poster-names';
 import { dropPosterStats } from './poster-stats';
-import { dropPurchaseLines } from './purchase-lines';
-import { dropRepeatedBlocks } from './repeated-blocks';
+import { dropPickers, dropPolicyParagraphs, dropPurchaseLines } from './purchase-lines';
+import { dropRepeatedBlocks, dropSaidSentences } from './repeated-blocks';
 import { dropSignInPrompts } from './sign-in-prompts';
 import { visibleLength } from './text-lines';
 import { dropThreadFurniture } from './thread-furniture';
@@ -74,7 +75,7 @@ function postAuthor(element: Element): Element | null {
  * they stay: a tab panel, an element named as a panel, or one a control on the page opens.
  */
 const STYLED_HIDDEN = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
-const PANEL = /(?:^|[\s_-])(?:tab|tabs|panel|accordion|collapse|collapsible|toggle|expand|details|more)(?:$|[\s_-])/i;
+const PANEL = /(?:^|[\s_-])(?:tab|tabs|panel|accordion|collapse|collapsible|toggle|expand|expander|details|more)(?:$|[\s_-])/i;
 const HIDDEN = '[style], [class], [hidden], [aria-hidden="true"]';
 
 /**
@@ -84,7 +85,7 @@ const HIDDEN = '[style], [class], [hidden], [aria-hidden="true"]';
  * are dropped (an error message, a tooltip, a second date format): a longer one is a collapsed
  * answer or a "read more" that the reader opens.
  */
-const HIDING_CLASS = /^(?:d-none|display-none|(?!(?:xs|sm|md|lg|xl|s|m|l)[-_])(?:[a-z]{1,4}[-_]?)?(?:hide|hidden)|[\w-]+--(?:is-)?hidden)$/i;
+const HIDING_CLASS = /^(?:(?:[a-z]{1,4}[-_])?(?:d-none|display-none)|(?!(?:xs|sm|md|lg|xl|s|m|l)[-_])(?:[a-z]{1,4}[-_]?)?(?:hide|hidden)|[\w-]+--(?:is-)?hidden)$/i;
 const SHOWN_AT_SOME_SIZE = /^(?:[a-z0-9]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-[a-z]{2,3}-(?!none)[a-z-]+)$/i;
 
 const HIDDEN_LABEL = 200;
@@ -173,10 +174,23 @@ function callToAction(link: Element): boolean {
 /** A button that shows or hides content (a tab, an accordion heading) is a heading for it. */
 const DISCLOSURE = 'button[aria-controls], button[aria-expanded], [role="tab"]';
 
-function linkTextLength(element: Element): number {
+function linkTextLength(element: Element, inPage?: (link: Element) => boolean): number {
   let n = 0;
-  for (const a of element.querySelectorAll('a')) n += visibleLength(a);
+  for (const a of element.querySelectorAll('a')) if (!inPage?.(a)) n += visibleLength(a);
   return n;
+}
+
+/**
+ * Whether a link jumps to a part of the page (`href="#battery"`, an element with that id):
+ * a product page's highlight cards that lead to their sections, not a way to another page.
+ */
+function inPageLink(document: Document): (link: Element) => boolean {
+  const ids = new Set<string>();
+  for (const element of document.querySelectorAll('[id]')) ids.add(element.getAttribute('id')!);
+  return (link) => {
+    const href = link.getAttribute('href') ?? '';
+    return href.length > 1 && href.startsWith('#') && ids.has(href.slice(1));
+  };
 }
 
 /** The main landmark (without one, the page's only top-level article), when it is unique and holds a fair share of the page's text. */
@@ -221,13 +235,25 @@ const COOKIE_NOTICE = {
   consent: /\b(?:agree|accept|consent|opt[- ]in|preferences|settings|allow)\b/i,
 };
 
-/** Removes the blocks of the region that are cookie notices, outermost first. */
-function dropCookieNotices(root: Element): void {
+/**
+ * A notice at collection: the site says what personal data it may collect and points to its
+ * privacy policy ("Notice to Consumers: Bombas may collect 'Identifiers'... please see our
+ * Privacy Policy"), printed on every page for a state's privacy law.
+ */
+const COLLECTION_NOTICE = {
+  collects: /\bmay collect\b|\bcollects? (?:your |personal )?(?:information|data)\b/i,
+  policy: /\bprivacy (?:policy|notice|statement)\b/i,
+};
+
+/** Removes the blocks of the region that are cookie or data-collection notices, outermost first. */
+function dropConsentNotices(root: Element): void {
   for (const element of [...root.querySelectorAll('p, div, section, span')]) {
     if (!root.contains(element)) continue;
     const text = element.textContent ?? '';
-    if (!/cookie/i.test(text) || visibleLength(element) > COOKIE_NOTICE.maxLength) continue;
-    if (COOKIE_NOTICE.site.test(text) && COOKIE_NOTICE.consent.test(text)) element.remove();
+    // The words first: measuring every wrapper that holds a footer's "Privacy" link costs more.
+    const cookies = /cookie/i.test(text) && COOKIE_NOTICE.site.test(text) && COOKIE_NOTICE.consent.test(text);
+    const collection = !cookies && /privacy/i.test(text) && COLLECTION_NOTICE.collects.test(text) && COLLECTION_NOTICE.policy.test(text);
+    if ((cookies || collection) && visibleLength(element) <= COOKIE_NOTICE.maxLength) element.remove();
   }
 }
 
@@ -434,6 +460,16 @@ export interface RegionOptions {
   posts?: boolean | undefined;
   /** A product: drop the shop's purchase terms around it (delivery, returns, payment plans). */
   purchase?: boolean | undefined;
+  /** Links to parts of the page are not link text (a product page's highlight cards lead to its sections). */
+  inPageLinks?: boolean | undefined;
+  /** A product: drop what the page prints above the product's name (its `<h1>`). */
+  fromTitle?: boolean | undefined;
+  /**
+   * A product: a line every long sentence of which an earlier line said, or that rewords an
+   * earlier line, is one text printed twice (an FAQ's answer said in the description too, an
+   * ingredient described in the story and again in its tab); keep the first.
+   */
+  sentencesOnce?: boolean | undefined;
   /** A product: drop lists of the shop's raw data fields (`retail_price_tier1:`, `cat_thumb_Navy:`). */
   dataFields?: boolean | undefined;
   /**
@@ -498,7 +534,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   // A photo's caption says again what the text says about it, and whose photo it is; the text
   // output has no photo for it to caption.
   if (!options.figureCaptions) for (const caption of [...root.querySelectorAll('figcaption')]) caption.remove();
-  dropCookieNotices(root);
+  dropConsentNotices(root);
   dropSignInPrompts(root);
   dropFillerLines(root);
   dropBorrowedLabels(root);
@@ -508,18 +544,26 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     dropPosterStats(root);
     dropThreadFurniture(root);
   } else dropAffiliateDisclosures(root);
-  if (options.purchase) dropPurchaseLines(root);
+  if (options.purchase) {
+    dropPickers(root);
+    dropPolicyParagraphs(root);
+    dropPurchaseLines(root);
+    dropMediaCounters(root);
+  }
   if (options.dataFields) dropDataFields(root);
   dropRepeatedLabels(root, options.posts === true);
   if (options.pruneLinkDense) {
     const items = options.keepItems ? itemContainers(root) : [];
     const holdsItems = (element: Element) => items.some((container) => container.contains(element) || element.contains(container));
+    const inPage = options.inPageLinks ? inPageLink(document) : undefined;
     for (const element of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
       if (!kept(element) || underHeading(element) || holdsItems(element)) continue;
       const length = visibleLength(element);
-      if (length > 0 && linkTextLength(element) / length > 0.6 && length < rootLength * 0.5) element.remove();
+      if (length > 0 && linkTextLength(element, inPage) / length > 0.6 && length < rootLength * 0.5) element.remove();
     }
   }
   if (!options.repeatsOnPurpose) dropRepeatedBlocks(root, options.paragraphsOnce === true);
+  if (options.fromTitle) dropBeforeTitle(root);
+  if (options.sentencesOnce) dropSaidSentences(root);
   return root;
 }

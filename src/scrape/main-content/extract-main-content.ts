@@ -48,7 +48,7 @@ const PRODUCT_CHROME = 'reviews?|ratings?|questions|qa|q-and-a|recently-viewed|a
 const COMMENTS = 'comments?|comment-list|respond|disqus|author[-_]?(?:box|bio|card|info|profile|about)|about[-_](?:the[-_])?author';
 /** Headings of a product page's sections about other products, other people's words, or buying. */
 const PRODUCT_ASIDES =
-  /^(?:customer |product |guest )?(?:reviews?|ratings?( (?:&|and) reviews)?|questions (?:&|and) answers|q ?(?:&|and) ?a)\b|^(?:related|similar|recommended|sponsored)\b|^(?:you (?:may|might) also|customers (?:also|who)|frequently (?:bought|purchased)|recently viewed|more from|more like this|shop the look|get the look|complete the look|as seen on|meet (?:the|your) seller|(?:shipping|delivery)(?:,? (?:&|and) |, )returns?\b)/i;
+  /^(?:(?:customer |product |guest )(?:reviews?|ratings?)|reviews|ratings?( (?:&|and) reviews)?|questions (?:&|and) answers|q ?(?:&|and) ?a|top reviews|(?:what )?(?:our )?(?:customers|people|clients|buyers|users|players|curators|critics|reviewers) (?:say|are saying|think)|keep shopping)\b|^(?:related|similar|recommended|sponsored)\b|^(?:you (?:may|might) also|customers (?:also|who)|frequently (?:bought|purchased)|recently viewed|more from|more like this|shop the look|get the look|complete the look|as seen on|meet (?:the|your) seller|(?:shipping|delivery)(?:,? (?:&|and) |, )returns?\b)/i;
 /** Legal small print under a shop's products and grids: disclaimers, offer terms, trademark notices. */
 const FINE_PRINT = 'disclaimers?|legal|fine-print|footnotes?';
 const readability: Attempt = { method: 'readability', run: readabilityContent };
@@ -59,7 +59,7 @@ const REGION: Record<PageType, Omit<RegionOptions, 'pruneLinkDense'>> = {
   documentation: { extraChrome: COMMENTS, authorBios: true, repeatsOnPurpose: true, figureCaptions: true },
   service: { extraChrome: COMMENTS, authorBios: true, keepItems: true, paragraphsOnce: true },
   forum: { posts: true },
-  product: { purchase: true, dataFields: true, paragraphsOnce: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES },
+  product: { purchase: true, dataFields: true, fromTitle: true, sentencesOnce: true, inPageLinks: true, paragraphsOnce: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES },
   collection: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true },
   listing: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true },
 };
@@ -139,6 +139,9 @@ export function extractMainContent(document: Document, page: PageTypeGuess, json
   for (const [i, attempt] of attempts.entries()) {
     try {
       const root = attempt.run(i === 0 && untouched ? document : (unpruned().cloneNode(true) as Document), jsonLd);
+      // A product's own facts count towards what the region kept: a thin region that misses the
+      // description its JSON-LD holds is still the product's, with the description added.
+      if (root && page.type === 'product') productFacts(root, jsonLd);
       const kept = visibleLength(root);
       if (root && (kept >= TRUSTED_LENGTH || kept >= total * TRUSTED_SHARE)) {
         if (page.type === 'product') {
@@ -147,7 +150,6 @@ export function extractMainContent(document: Document, page: PageTypeGuess, json
             dropPurchaseLines(root);
             dropFillerLines(root);
           }
-          productFacts(root, jsonLd);
         }
         const tighter = TIGHTER[page.type];
         const narrowed = tighter && tighter.attempt.method !== attempt.method ? tryTighter(tighter, root.ownerDocument, jsonLd, kept) : null;

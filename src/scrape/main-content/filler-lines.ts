@@ -6,9 +6,28 @@ import { dropLines } from './text-lines';
  */
 const FILLER =
   /^(?:(?:advertisement|advertising|sponsored|ad)(?:\s*[-–:(].*(?:continue|continues|reading|below|after|registration|learn more).*)?:?|(?:story|article) continues below(?: this)? advertisement|(?:loading|please wait)\s*(?:\.\.\.|…)?(?:\s*(?:loading|please wait)\s*(?:\.\.\.|…)?)*)$/i;
+
+/**
+ * What a gallery, a carousel or a player prints over its media: a slide counter ("1 of 23",
+ * "2 / 4", "Item 3", "Picture 1 of 1") and a player's time ("0:01/0:56"). The output has no
+ * media for them to count.
+ */
+const COUNTER = /^(?:(?:item|slide|image|picture|photo|video) \d+(?: ?(?:of|\/) ?\d+)?|\d+ ?(?:of|\/) ?\d+|\d{1,2}:\d{2} ?\/ ?\d{1,2}:\d{2})$/i;
+
+/**
+ * Controls that show more of the page or leave it for an app: "Show more + Show less –",
+ * "View full details", "See all details", "Open in Desktop App".
+ */
+const CONTROL = /^(?:(?:show|view|see|read) (?:more|less)(?: ?[+–-])?(?: (?:show|view|see|read) (?:more|less)(?: ?[+–-])?)?|(?:view|see) (?:all |full )?(?:[a-z]+ )?details|open in (?:the )?(?:desktop |mobile )?app)$/i;
+
 const MAX_LENGTH = 60;
 
 /** Removes, in place, the filler lines under `root`. */
 export function dropFillerLines(root: Element): void {
   dropLines(root, MAX_LENGTH, (text) => FILLER.test(text));
+}
+
+/** Removes, in place, the media counters and show-more controls under `root`. */
+export function dropMediaCounters(root: Element): void {
+  dropLines(root, MAX_LENGTH, (text) => COUNTER.test(text) || CONTROL.test(text));
 }

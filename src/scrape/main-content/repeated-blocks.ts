@@ -1,3 +1,5 @@
+import { oneLine } from './text-lines';
+
 /**
  * Sections whose text the content already said: a page ships some parts twice (a mobile and a
  * desktop copy of a description, a carousel's cloned slides, a screen reader's copy of a price
@@ -69,6 +71,77 @@ function dropRepeatedParagraphs(root: Element): void {
     if (!first) seen.set(text, block);
     // A list item and its only paragraph say the same once.
     else if (!first.contains(block)) block.remove();
+  }
+}
+
+/** A line this long, worded a little differently from an earlier one, is the same text again. */
+const NEAR_COPY = { minLength: 100, ownShare: 0.9, earlierShare: 0.5 };
+/** Lines compared for near copies: a product's text is a few dozen paragraphs, and a page of thousands stays linear. */
+const NEAR_COPY_LINES = 200;
+
+const distinctWords = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+
+/**
+ * Whether nearly every word of `words` is in one earlier line that is not much longer: the same
+ * text reworded ("Helichrysum oil (everlasting regeneration) – the jewel in the aroma..." after
+ * "Helichrysum. Everlasting regeneration. The jewel in the aroma..."), not a short line whose
+ * words a long paragraph happens to hold.
+ */
+function nearCopy(words: ReadonlySet<string>, earlier: readonly ReadonlySet<string>[]): boolean {
+  return earlier.some((line) => {
+    let shared = 0;
+    for (const word of words) if (line.has(word)) shared++;
+    return shared >= words.size * NEAR_COPY.ownShare && shared >= line.size * NEAR_COPY.earlierShare;
+  });
+}
+
+/** A label and its colon opening a line. */
+const FIELD = /^[^.:!?]{1,30}: /;
+
+/** A sentence this long said twice is one text printed twice; shorter ones repeat by chance ("Free shipping."). */
+const LONG_SENTENCE = 40;
+
+const sentences = (text: string): string[] =>
+  text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((sentence) => sentence.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim())
+    .filter(Boolean);
+
+/**
+ * Removes, in place, each line of text (a paragraph, a list item, a caption) that says again
+ * what an earlier line under `root` said: every sentence of it at least `LONG_SENTENCE` long
+ * was said (its shorter ones, a title's words, may be new), or it is a near copy of an earlier
+ * line (see nearCopy). A shop prints a product's text twice, split or worded differently: an
+ * FAQ's answers in the description and again in the FAQ, an ingredient's description in the
+ * story and again in the ingredients tab, a badge's promise under every section. A line that
+ * adds a sentence of its own stays.
+ */
+export function dropSaidSentences(root: Element): void {
+  const said = new Set<string>();
+  const earlier: Set<string>[] = [];
+  let compared = 0;
+  const lines = new Map<Element, boolean>();
+  const line = (element: Element): boolean => {
+    let answer = lines.get(element);
+    if (answer === undefined) lines.set(element, (answer = oneLine(element)));
+    return answer;
+  };
+  for (const element of [...root.querySelectorAll('*')]) {
+    if (!root.contains(element) || !line(element) || (element.parentElement && element.parentElement !== root && line(element.parentElement))) continue;
+    // The page's title names it once more by design, and quotes and code repeat on purpose.
+    if (element.localName === 'h1' || element.closest(QUOTE) || element.closest('pre, code')) continue;
+    const text = squash(element.textContent);
+    // A field ("Video Card: 128 MB, OpenGL 3.0") repeats on purpose, under each variant.
+    if (FIELD.test(text)) continue;
+    const parts = sentences(text);
+    const long = parts.filter((sentence) => sentence.length >= LONG_SENTENCE);
+    if (long.length === 0) continue;
+    const words = text.length >= NEAR_COPY.minLength && compared++ < NEAR_COPY_LINES ? distinctWords(text) : null;
+    if (parts.every((sentence) => sentence.length < LONG_SENTENCE || said.has(sentence)) || (words && nearCopy(words, earlier))) element.remove();
+    else {
+      for (const sentence of long) said.add(sentence);
+      if (words) earlier.push(words);
+    }
   }
 }
 
