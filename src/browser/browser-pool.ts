@@ -38,10 +38,11 @@ export class BrowserPool {
   /**
    * Runs `fn` in a fresh context, closed afterwards whatever happens. `fn` gets a signal that
    * aborts if Chromium crashes or is killed, for the browser part of its work to fail at once
-   * (and be retried on a fresh browser) whatever Playwright call it waits in.
+   * (and be retried on a fresh browser) whatever Playwright call it waits in. When `signal`
+   * aborts while the job waits for a page, it leaves the queue with the signal's reason.
    */
-  async withContext<T>(contextOptions: BrowserContextOptions, fn: (context: BrowserContext, crashed: AbortSignal) => Promise<T>): Promise<T> {
-    await this.acquireSlot();
+  async withContext<T>(contextOptions: BrowserContextOptions, fn: (context: BrowserContext, crashed: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.acquireSlot(signal);
     const generation = this.generation();
     generation.active++;
     generation.served++;
@@ -110,12 +111,24 @@ export class BrowserPool {
     if (generation.active === 0) void generation.browser.then((b) => b.close()).catch(() => {});
   }
 
-  private acquireSlot(): Promise<void> {
+  private acquireSlot(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.running < this.options.maxPages) {
       this.running++;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve, reject) => {
+      const gaveUp = () => {
+        this.waiting.splice(this.waiting.indexOf(handOver), 1);
+        reject(signal!.reason);
+      };
+      const handOver = () => {
+        signal?.removeEventListener('abort', gaveUp);
+        resolve();
+      };
+      signal?.addEventListener('abort', gaveUp, { once: true });
+      this.waiting.push(handOver);
+    });
   }
 
   private releaseSlot(): void {

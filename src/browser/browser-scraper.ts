@@ -185,25 +185,32 @@ export class BrowserScraper {
     await this.gate.resolve(target.hostname, Number(target.port) || defaultPort(target.protocol));
     const { signal, timedOut, remainingMs } = deadlineSignal(deadline, cancel);
     const proxy = await FilteringProxy.start(this.gate);
+    let rendering = false;
     try {
       const { options, viewport } = contextOptions(setup, proxy.url, this.config.userAgent);
-      return await this.pool.withContext(options, async (context, crashed) => {
-        const abort = () => void context.close().catch(() => {});
-        signal.addEventListener('abort', abort, { once: true });
-        try {
-          // Raced, not only ended by the close: a page asked for while its context closes neither
-          // opens nor fails (Playwright 1.65). Not started at all when the deadline passed while
-          // this job waited for a browser slot.
-          const opened = await abortable(AbortSignal.any([signal, crashed]), () => this.load(context, target, setup, proxy, remainingMs));
-          return await use({ ...opened, viewport, remainingMs });
-        } catch (err) {
-          // Processing names its own timeout.
-          if (timedOut() && !(err instanceof AppError && err.code === 'SCRAPE_TIMEOUT')) throw new AppError('SCRAPE_TIMEOUT', `Timed out rendering ${url}`);
-          throw err;
-        } finally {
-          signal.removeEventListener('abort', abort);
-        }
-      });
+      return await this.pool.withContext(
+        options,
+        async (context, crashed) => {
+          rendering = true;
+          const abort = () => void context.close().catch(() => {});
+          signal.addEventListener('abort', abort, { once: true });
+          try {
+            // Raced, not only ended by the close: a page asked for while its context closes
+            // neither opens nor fails (Playwright 1.65).
+            const opened = await abortable(AbortSignal.any([signal, crashed]), () => this.load(context, target, setup, proxy, remainingMs));
+            return await use({ ...opened, viewport, remainingMs });
+          } finally {
+            signal.removeEventListener('abort', abort);
+          }
+        },
+        signal,
+      );
+    } catch (err) {
+      // Processing names its own timeout.
+      if (timedOut() && !(err instanceof AppError && err.code === 'SCRAPE_TIMEOUT')) {
+        throw new AppError('SCRAPE_TIMEOUT', rendering ? `Timed out rendering ${url}` : `Timed out waiting for a free browser page to render ${url}`);
+      }
+      throw err;
     } finally {
       await proxy.close();
     }

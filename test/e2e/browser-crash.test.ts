@@ -59,12 +59,17 @@ describe('the browser pool of a worker', () => {
     expect(reason).toMatch(/closed|crash|disconnect/i);
   });
 
-  it('answers 408 for a screenshot whose timeout ran out while it waited for the browser, not a late capture', async () => {
+  it('answers 408 at its deadline for a screenshot still waiting for a browser page, not a late capture', async () => {
     const holder = api('/v1/screenshot', { body: { url: fixture('/shot/colors'), waitFor: 6_000, timeout: 30_000 }, baseUrl: stack.apiUrl });
     await new Promise((resolve) => setTimeout(resolve, 500));
+    let held = true;
+    void holder.finally(() => (held = false));
     const { status, body } = await api('/v1/screenshot', { body: { url: fixture('/shot/colors'), timeout: 2_000 }, baseUrl: stack.apiUrl });
     expect(status).toBe(408);
     expect(body).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+    expect(body.error).toMatch(/waiting for a free browser page/);
+    // It left the queue at its deadline: the page it waited for is still taken.
+    expect(held).toBe(true);
     expect((await holder).status).toBe(200);
   });
 
