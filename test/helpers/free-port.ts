@@ -1,7 +1,13 @@
 import net from 'node:net';
 
-/** A TCP port that was free a moment ago on 127.0.0.1. */
-export function freePort(): Promise<number> {
+/**
+ * Ports this process has handed out. The OS may offer a port again once the probe that found it
+ * has closed, and a stack asks for several at once (its API's, its worker's metrics): two of
+ * them must never be the same.
+ */
+const handedOut = new Set<number>();
+
+function probe(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -10,4 +16,15 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1, and not handed out before by this process. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await probe();
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
