@@ -1,4 +1,4 @@
-import { oneLine, visibleLength } from './text-lines';
+import { oneLineOnce, squash, visibleLength } from './text-lines';
 
 /**
  * Sections whose title says they are about something other than the page's subject (a
@@ -12,8 +12,6 @@ const HEADING = /^h[2-4]$/;
 /** A title is short; a longer line that starts with "Related" is a sentence. */
 const TITLE_LENGTH = 60;
 
-const squash = (element: Element): string => (element.textContent ?? '').replace(/\s+/g, ' ').trim();
-
 /** Whether the elements before `element` in its parent show nothing (an icon, an empty rule). */
 function opensParent(element: Element): boolean {
   for (let previous = element.previousElementSibling; previous; previous = previous.previousElementSibling) if (visibleLength(previous) > 0) return false;
@@ -25,8 +23,7 @@ const NOT_TITLE = 'li, dt, dd, td, th, a';
 
 /**
  * A line of its own: one line of text in a parent laid out in blocks. Asked before its text is
- * read, so that only the outermost line reads each text; `lines` answers `oneLine` once per
- * element, so that the children of one parent do not each walk all their siblings.
+ * read, so that only the outermost line reads each text.
  */
 function ownLine(element: Element, lines: (element: Element) => boolean): boolean {
   const parent = element.parentElement;
@@ -62,17 +59,12 @@ function titledSection(title: Element, root: Element, limit: number): Element[] 
 
 /** Removes, in place, the sections under `root` that a heading or a title line `titles` picks opens, each under `limit` characters. */
 export function dropAsideSections(root: Element, titles: RegExp, limit: number): void {
-  const memo = new Map<Element, boolean>();
-  const lines = (element: Element): boolean => {
-    let line = memo.get(element);
-    if (line === undefined) memo.set(element, (line = oneLine(element)));
-    return line;
-  };
+  const lines = oneLineOnce();
   for (const element of [...root.querySelectorAll('*')]) {
     if (!root.contains(element)) continue;
     const heading = HEADING.test(element.localName);
     if (!heading && !ownLine(element, lines)) continue;
-    const text = squash(element);
+    const text = squash(element.textContent);
     if (!titles.test(text) || !(heading || titleLine(element, text))) continue;
     for (const part of titledSection(element, root, limit)) part.remove();
   }

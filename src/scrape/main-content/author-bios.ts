@@ -1,4 +1,5 @@
 import { jsonLdNodes } from './schema-types';
+import { squash } from './text-lines';
 
 /**
  * The author's bio box under a post ("Jean-Luc started CNX Software in 2010..."): the same under
@@ -18,7 +19,6 @@ const KEY_LENGTH = 60;
 const MAX_DEPTH = 6;
 
 const PERSON_ITEM = /(?:^|\/)Person$/i;
-const squash = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
 const length = (element: Element) => squash(element.textContent).length;
 
 /** Descriptions of the people in the page's JSON-LD (authors, editors), as plain text. */

@@ -1,9 +1,11 @@
+import { squash } from './text-lines';
+
 /**
  * A link that takes its name from another element (`aria-labelledby`) and prints the same words:
  * a card's overlay link, stretched over the card so that all of it is clickable and named by the
  * card's title. Read out, the card would say its title twice; the title stays.
  */
-const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
+
 /** An overlay names one to three elements; a link that lists more is not one. */
 const MAX_NAMES = 4;
 

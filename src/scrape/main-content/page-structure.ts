@@ -1,4 +1,5 @@
 import type { PageStructure } from './page-type';
+import { squash } from './text-lines';
 
 const PRICE = /(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|\$|£|kr|zł|USD|EUR|GBP))(?!\w)/g;
 const CART = /add to (?:cart|bag|basket|trolley)|buy now|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen/i;
@@ -13,8 +14,6 @@ const HEADLINE_WORDS = { min: 5, max: 30 };
 const CHROME_ELEMENTS = new Set(['nav', 'header', 'footer', 'aside']);
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary']);
 const ITEM_TEXT = 20;
-
-const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
 /** Elements that repeat inside any prose; a run of them is not a run of items. */
 const INLINE_OR_PROSE = new Set(['p', 'br', 'span', 'a', 'em', 'strong', 'b', 'i', 'code', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'dd', 'dt', 'option']);

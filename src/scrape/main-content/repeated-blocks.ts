@@ -1,4 +1,4 @@
-import { oneLine } from './text-lines';
+import { oneLineOnce, squash } from './text-lines';
 
 /**
  * Sections whose text the content already said: a page ships some parts twice (a mobile and a
@@ -18,8 +18,6 @@ const MIN_LENGTH = 30;
 const MIN_TWIN = 8;
 /** Table cells and code repeat values by nature. */
 const VALUES = 'td, th, pre, code';
-
-const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
 /**
  * A class that shows or hides an element at some screen sizes only: Bootstrap's `d-md-none`,
@@ -120,12 +118,7 @@ export function dropSaidSentences(root: Element): void {
   const said = new Set<string>();
   const earlier: Set<string>[] = [];
   let compared = 0;
-  const lines = new Map<Element, boolean>();
-  const line = (element: Element): boolean => {
-    let answer = lines.get(element);
-    if (answer === undefined) lines.set(element, (answer = oneLine(element)));
-    return answer;
-  };
+  const line = oneLineOnce();
   for (const element of [...root.querySelectorAll('*')]) {
     if (!root.contains(element) || !line(element) || (element.parentElement && element.parentElement !== root && line(element.parentElement))) continue;
     // The page's title names it once more by design, and quotes and code repeat on purpose.

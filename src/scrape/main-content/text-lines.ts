@@ -1,6 +1,9 @@
+/** Text with its whitespace collapsed, as it reads on screen. */
+export const squash = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim();
+
 /** A node's text as it reads on screen, whitespace collapsed: its length. */
 export function visibleLength(node: Node | null | undefined): number {
-  return (node?.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+  return squash(node?.textContent).length;
 }
 
 /** Markup inside a line of text: a label with a link, an icon or emphasis in it is still one line. */
@@ -10,6 +13,19 @@ const PHRASING = new Set(['a', 'abbr', 'b', 'bdi', 'cite', 'data', 'em', 'i', 'i
 export function oneLine(element: Element): boolean {
   for (let child = element.firstElementChild; child; child = child.nextElementSibling) if (!PHRASING.has(child.localName)) return false;
   return true;
+}
+
+/**
+ * `oneLine`, answered once per element: a pass that asks it of each element and of its parent
+ * would otherwise walk every parent's children once per child.
+ */
+export function oneLineOnce(): (element: Element) => boolean {
+  const answers = new Map<Element, boolean>();
+  return (element) => {
+    let answer = answers.get(element);
+    if (answer === undefined) answers.set(element, (answer = oneLine(element)));
+    return answer;
+  };
 }
 
 /**
@@ -39,7 +55,7 @@ export function wholeLine(element: Element): boolean {
 export function dropLines(root: Element, maxLength: number, matches: (text: string, element: Element) => boolean): void {
   for (const element of [...root.querySelectorAll('*')]) {
     if (!root.contains(element) || !oneLine(element)) continue;
-    const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const text = squash(element.textContent);
     if (text && text.length <= maxLength && matches(text, element)) element.remove();
   }
 }
