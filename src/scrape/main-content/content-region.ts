@@ -14,6 +14,7 @@ import { dropRepeatedBlocks, dropSaidSentences } from './repeated-blocks';
 import { dropSignInPrompts } from './sign-in-prompts';
 import { visibleLength } from './text-lines';
 import { dropThreadFurniture } from './thread-furniture';
+import { dropTitleCopyLinks } from './title-copy-links';
 
 /**
  * The page's content region: the main landmark when there is one, with page chrome pruned
@@ -538,7 +539,10 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   dropSignInPrompts(root);
   dropFillerLines(root);
   dropBorrowedLabels(root);
-  if (options.keepItems) dropGridControls(root);
+  if (options.keepItems) {
+    dropGridControls(root);
+    dropTitleCopyLinks(root);
+  }
   if (options.posts) {
     dropAnswerComments(root);
     dropPosterStats(root);
