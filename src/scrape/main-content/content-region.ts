@@ -9,6 +9,7 @@ import { dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { posterName } from './poster-names';
 import { dropPosterStats } from './poster-stats';
+import { dropPublicationTeasers } from './publication-teasers';
 import { dropPickers, dropPolicyParagraphs, dropPurchaseLines } from './purchase-lines';
 import { dropRepeatedBlocks, dropSaidSentences } from './repeated-blocks';
 import { dropSignInPrompts } from './sign-in-prompts';
@@ -458,6 +459,8 @@ export interface RegionOptions {
   figureCaptions?: boolean | undefined;
   /** A thread: drop what it prints about each poster (profile fields, counters). */
   posts?: boolean | undefined;
+  /** A landing page: drop the cards that advertise the site's other publications (its latest posts, case studies). */
+  teasers?: boolean | undefined;
   /** A product: drop the shop's purchase terms around it (delivery, returns, payment plans). */
   purchase?: boolean | undefined;
   /** Links to parts of the page are not link text (a product page's highlight cards lead to its sections). */
@@ -562,6 +565,9 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
       if (length > 0 && linkTextLength(element, inPage) / length > 0.6 && length < rootLength * 0.5) element.remove();
     }
   }
+  // After the link-dense pruning, which spares the largest run of cards: with the teasers gone
+  // first, a menu's columns would be the largest run.
+  if (options.teasers) dropPublicationTeasers(root);
   if (!options.repeatsOnPurpose) dropRepeatedBlocks(root, options.paragraphsOnce === true);
   if (options.fromTitle) dropBeforeTitle(root);
   if (options.sentencesOnce) dropSaidSentences(root);
