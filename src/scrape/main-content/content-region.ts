@@ -8,6 +8,7 @@ import { dropDataFields } from './data-fields';
 import { dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { posterName } from './poster-names';
+import { dropQuotedPosts } from './quoted-posts';
 import { dropPosterStats } from './poster-stats';
 import { dropPickers, dropPolicyParagraphs, dropPurchaseLines } from './purchase-lines';
 import { dropRepeatedBlocks, dropSaidSentences } from './repeated-blocks';
@@ -543,6 +544,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     dropAnswerComments(root);
     dropPosterStats(root);
     dropThreadFurniture(root);
+    dropQuotedPosts(root);
   } else dropAffiliateDisclosures(root);
   if (options.purchase) {
     dropPickers(root);
