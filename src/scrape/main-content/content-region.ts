@@ -8,7 +8,9 @@ import { dropDataFields } from './data-fields';
 import { dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { posterName } from './poster-names';
+import { dropQuotedPosts } from './quoted-posts';
 import { dropPosterStats } from './poster-stats';
+import { dropPublicationTeasers } from './publication-teasers';
 import { dropPickers, dropPolicyParagraphs, dropPurchaseLines } from './purchase-lines';
 import { dropRepeatedBlocks, dropSaidSentences } from './repeated-blocks';
 import { dropSignInPrompts } from './sign-in-prompts';
@@ -459,6 +461,8 @@ export interface RegionOptions {
   figureCaptions?: boolean | undefined;
   /** A thread: drop what it prints about each poster (profile fields, counters). */
   posts?: boolean | undefined;
+  /** A landing page: drop the cards that advertise the site's other publications (its latest posts, case studies). */
+  teasers?: boolean | undefined;
   /** A product: drop the shop's purchase terms around it (delivery, returns, payment plans). */
   purchase?: boolean | undefined;
   /** Links to parts of the page are not link text (a product page's highlight cards lead to its sections). */
@@ -547,6 +551,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     dropAnswerComments(root);
     dropPosterStats(root);
     dropThreadFurniture(root);
+    dropQuotedPosts(root);
   } else dropAffiliateDisclosures(root);
   if (options.purchase) {
     dropPickers(root);
@@ -566,6 +571,9 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
       if (length > 0 && linkTextLength(element, inPage) / length > 0.6 && length < rootLength * 0.5) element.remove();
     }
   }
+  // After the link-dense pruning, which spares the largest run of cards: with the teasers gone
+  // first, a menu's columns would be the largest run.
+  if (options.teasers) dropPublicationTeasers(root);
   if (!options.repeatsOnPurpose) dropRepeatedBlocks(root, options.paragraphsOnce === true);
   if (options.fromTitle) dropBeforeTitle(root);
   if (options.sentencesOnce) dropSaidSentences(root);

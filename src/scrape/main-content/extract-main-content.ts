@@ -57,7 +57,7 @@ const readability: Attempt = { method: 'readability', run: readabilityContent };
 const REGION: Record<PageType, Omit<RegionOptions, 'pruneLinkDense'>> = {
   article: { extraChrome: COMMENTS, authorBios: true, paragraphsOnce: true },
   documentation: { extraChrome: COMMENTS, authorBios: true, repeatsOnPurpose: true, figureCaptions: true },
-  service: { extraChrome: COMMENTS, authorBios: true, keepItems: true, paragraphsOnce: true },
+  service: { extraChrome: COMMENTS, authorBios: true, keepItems: true, paragraphsOnce: true, teasers: true },
   forum: { posts: true },
   product: { purchase: true, dataFields: true, fromTitle: true, sentencesOnce: true, inPageLinks: true, paragraphsOnce: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES },
   collection: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true },
