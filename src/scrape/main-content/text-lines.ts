@@ -15,18 +15,22 @@ export function oneLine(element: Element): boolean {
   return true;
 }
 
-/**
- * `oneLine`, answered once per element: a pass that asks it of each element and of its parent
- * would otherwise walk every parent's children once per child.
- */
-export function oneLineOnce(): (element: Element) => boolean {
-  const answers = new Map<Element, boolean>();
+/** `measure`, answered once per element, for a pass that would ask it of the same elements many times. */
+function oncePerElement<T>(measure: (element: Element) => T): (element: Element) => T {
+  const answers = new Map<Element, T>();
   return (element) => {
-    let answer = answers.get(element);
-    if (answer === undefined) answers.set(element, (answer = oneLine(element)));
+    if (answers.has(element)) return answers.get(element)!;
+    const answer = measure(element);
+    answers.set(element, answer);
     return answer;
   };
 }
+
+/** `oneLine` once per element: a pass that asks it of each element and of its parent would otherwise walk every parent's children once per child. */
+export const oneLineOnce = (): ((element: Element) => boolean) => oncePerElement(oneLine);
+
+/** `visibleLength` once per element: a pass over many links' ancestors would otherwise read a large section's text once per link inside it. */
+export const visibleLengthOnce = (): ((element: Element) => number) => oncePerElement(visibleLength);
 
 /**
  * An element that is a whole line, not a word or link inside one: its inline wrappers and the

@@ -1,4 +1,4 @@
-import { oneLine, squash, visibleLength, wholeLine } from './text-lines';
+import { oneLine, squash, visibleLengthOnce, wholeLine } from './text-lines';
 
 /**
  * A card's overlay link: stretched over a product or story card so all of it is clickable, it
@@ -14,10 +14,12 @@ const CARD = 400;
 
 /** Removes, in place, the links under `root` whose label their card says again outside a link. */
 export function dropTitleCopyLinks(root: Element): void {
+  // Lengths read before a removal may be a label's length too long: a card then reads as no card, and its link stays.
+  const lengthOf = visibleLengthOnce();
   for (const link of [...root.querySelectorAll('a[href]')]) {
     if (!root.contains(link) || !labelSpanOnly(link) || !wholeLine(link)) continue;
     let card: Element | null = null;
-    for (let at = link.parentElement; at && at !== root && visibleLength(at) <= CARD; at = at.parentElement) card = at;
+    for (let at = link.parentElement; at && at !== root && lengthOf(at) <= CARD; at = at.parentElement) card = at;
     if (!card) continue;
     const label = squash(link.textContent);
     const lines = [...card.querySelectorAll('*')]
