@@ -7,6 +7,7 @@ import { dropBorrowedLabels } from './borrowed-labels';
 import { dropDataFields } from './data-fields';
 import { dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
+import { dropOfferTerms } from './offer-terms';
 import { posterName } from './poster-names';
 import { dropQuotedPosts } from './quoted-posts';
 import { dropPosterStats } from './poster-stats';
@@ -545,6 +546,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   dropBorrowedLabels(root);
   if (options.keepItems) {
     dropGridControls(root);
+    dropOfferTerms(root);
     dropTitleCopyLinks(root);
   }
   if (options.posts) {
