@@ -131,7 +131,7 @@ function openedByControls(root: Element): Set<string> {
 
 /** Words that name page chrome, not content, in a class or id. */
 const CHROME_WORDS =
-  'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement|signature|signatures|post-signature|tool-?tips?|popovers?|hovercard|preview-card';
+  'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement|signature|signatures|post-signature|tool-?tips?|popovers?|hovercard|preview-card|(?:country|language|locale|region|currency)[-_]?(?:selector|switcher|picker|chooser)s?';
 
 /**
  * Of those, the ones that are chrome even as a part of a component (`ipsEntry__signature`,
