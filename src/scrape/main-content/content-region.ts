@@ -5,7 +5,7 @@ import { dropAuthorBios, personDescriptions } from './author-bios';
 import { dropBeforeTitle } from './before-title';
 import { dropBorrowedLabels } from './borrowed-labels';
 import { dropDataFields } from './data-fields';
-import { dropFillerLines, dropMediaCounters } from './filler-lines';
+import { dropEmbedCodes, dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { dropOfferTerms } from './offer-terms';
 import { posterName } from './poster-names';
@@ -547,6 +547,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   if (options.keepItems) {
     dropGridControls(root);
     dropOfferTerms(root);
+    dropEmbedCodes(root);
     dropTitleCopyLinks(root);
   }
   if (options.posts) {
