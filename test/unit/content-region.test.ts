@@ -57,6 +57,18 @@ describe('contentRegion', () => {
     expect(text).toContain('Pro plan');
   });
 
+  it("drops a country or language picker named as such, keeps a product's colour picker", () => {
+    const countries = ['Österreich', 'België', 'Deutschland', 'España', 'Italia'].map((name) => `<li><span>${name}</span></li>`).join('');
+    const text = region(
+      `<main><h1>Gadgets</h1><p>${PROSE}</p><ul class="country-selector">${countries}</ul><ul class="language_switcher"><li>English</li><li>Deutsch</li></ul>` +
+        '<ul class="color-selector"><li>Blue</li><li>Red</li></ul></main>',
+      { pruneLinkDense: false },
+    );
+    expect(text).not.toContain('Deutschland');
+    expect(text).not.toContain('English');
+    expect(text).toContain('Blue');
+  });
+
   it('keeps closed accordion and tab panels, whatever hides them, and drops other hidden parts', () => {
     const answer = 'Canister stoves use canisters of isobutane or propane: easy to use, low maintenance, quick to boil.';
     const text = region(

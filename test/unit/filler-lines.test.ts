@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropFillerLines } from '../../src/scrape/main-content/filler-lines';
+import { dropEmbedCodes, dropFillerLines } from '../../src/scrape/main-content/filler-lines';
 import { prunedText } from './pruned-text';
 
 describe('dropFillerLines', () => {
@@ -10,5 +10,20 @@ describe('dropFillerLines', () => {
       dropFillerLines,
     );
     expect(text).toBe('Loading speeds can be slower compared to competitors.\n\nAdvertising revenue fell by a third last year.');
+  });
+});
+
+describe('dropEmbedCodes', () => {
+  it("drops a player's embed code printed as a line, keeps a code block that teaches it and a sentence that mentions it", () => {
+    const embed = '&lt;iframe src="https://example.org/player/embed/123" width="100%" height="290" frameborder="0"&gt;&lt;/iframe&gt;';
+    const text = prunedText(
+      `<h3>Teens are sleeping less</h3><span class="embed-url"><code>${embed}</code></span>` +
+        `<pre><code>${embed}</code></pre><p>Paste the &lt;iframe&gt; tag where the player should go.</p>`,
+      dropEmbedCodes,
+    );
+    expect(text.startsWith('Teens are sleeping less\n')).toBe(true);
+    // One copy left: the code block's.
+    expect(text.split('<iframe src=')).toHaveLength(2);
+    expect(text).toContain('Paste the <iframe> tag');
   });
 });

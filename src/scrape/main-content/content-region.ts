@@ -5,8 +5,9 @@ import { dropAuthorBios, personDescriptions } from './author-bios';
 import { dropBeforeTitle } from './before-title';
 import { dropBorrowedLabels } from './borrowed-labels';
 import { dropDataFields } from './data-fields';
-import { dropFillerLines, dropMediaCounters } from './filler-lines';
+import { dropEmbedCodes, dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
+import { dropOfferTerms } from './offer-terms';
 import { posterName } from './poster-names';
 import { dropPosterStats } from './poster-stats';
 import { dropPublicationTeasers } from './publication-teasers';
@@ -130,7 +131,7 @@ function openedByControls(root: Element): Set<string> {
 
 /** Words that name page chrome, not content, in a class or id. */
 const CHROME_WORDS =
-  'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement|signature|signatures|post-signature|tool-?tips?|popovers?|hovercard|preview-card';
+  'nav|navbar|navigation|menu|breadcrumbs?|footer|header|masthead|sidebar|cookies?|consent|gdpr|newsletter|subscribe|subscription|share|sharing|social|skip|skip-link|modal|popup|overlay|banner|advert|advertisement|ads?|ad-slot|sponsor|sponsored|promo|related|recommended|recommendations|pagination|pager|toolbar|filters?|facets?|sort|sorting|login|signup|sign-in|sr-only|visually-hidden|screen-reader-text|announcement|signature|signatures|post-signature|tool-?tips?|popovers?|hovercard|preview-card|(?:country|language|locale|region|currency)[-_]?(?:selector|switcher|picker|chooser)s?';
 
 /**
  * Of those, the ones that are chrome even as a part of a component (`ipsEntry__signature`,
@@ -545,6 +546,8 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   dropBorrowedLabels(root);
   if (options.keepItems) {
     dropGridControls(root);
+    dropOfferTerms(root);
+    dropEmbedCodes(root);
     dropTitleCopyLinks(root);
   }
   if (options.posts) {

@@ -31,3 +31,15 @@ export function dropFillerLines(root: Element): void {
 export function dropMediaCounters(root: Element): void {
   dropLines(root, MAX_LENGTH, (text) => COUNTER.test(text) || CONTROL.test(text));
 }
+
+/**
+ * A share widget's embed code: the `<iframe>` tag a reader copies to put the player on their own
+ * site ("Embed"), printed as a line of text. Not a code block (`<pre>`), where a page teaches it.
+ */
+const EMBED_CODE = /^<(?:iframe|embed|object)\b[^>]*>(?:\s*<\/(?:iframe|embed|object)>)?$/i;
+const EMBED_LENGTH = 1000;
+
+/** Removes, in place, the lines under `root` that are a player's embed code. */
+export function dropEmbedCodes(root: Element): void {
+  dropLines(root, EMBED_LENGTH, (text, element) => EMBED_CODE.test(text) && element.closest('pre') === null);
+}

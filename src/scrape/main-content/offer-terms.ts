@@ -1,0 +1,64 @@
+import { oneLineOnce, visibleLength } from './text-lines';
+
+/**
+ * The shop's fine print on a promotion: the same on every page that runs it ("Terms apply.",
+ * "Offer valid Dec. 17 - Jan. 7", "Subject to credit approval. Minimum monthly payments
+ * required.", a lease-to-own plan's "this is not a loan").
+ */
+const TERMS = new RegExp(
+  [
+    String.raw`\b(?:terms|terms and conditions|terms & conditions|exclusions|restrictions) (?:may )?apply\b`,
+    String.raw`\bsubject to (?:credit )?approval\b`,
+    String.raw`\bnot (?:combinable|valid) with (?:any )?other offers\b|\bcannot be combined with (?:any )?other offers\b`,
+    String.raw`\boffer (?:valid|ends|expires)\b|\bwhile supplies last\b`,
+    String.raw`\bminimum (?:monthly )?(?:purchase|payments?)\b.{0,20}\brequired\b|\bmonthly payments (?:are )?required\b`,
+    String.raw`\bnot a loan\b|\boffer for a loan\b|\blease[- ]to[- ]own\b|\brent[- ]to[- ]own\b`,
+  ].join('|'),
+  'i',
+);
+
+/** A wall of terms is one long paragraph; longer is a page's text that mentions them. */
+const MAX_PARAGRAPH = 2000;
+/**
+ * A block whose text is mostly terms is the promotion itself (its headline, its "Apply now", its
+ * footnotes' headings), not an item that mentions an offer in a line: a product card keeps its
+ * name and price.
+ */
+const MOSTLY = 0.6;
+
+/**
+ * Removes, in place, the paragraphs under `root` that state a promotion's terms, each with the
+ * largest block around it that is mostly such terms (a promotion tile among the items, a page's
+ * footnotes on its offers). Not a block holding the page's `<h1>` or half the region.
+ */
+export function dropOfferTerms(root: Element): void {
+  const limit = visibleLength(root) * 0.5;
+  const oneLine = oneLineOnce();
+  // Paragraphs: elements of text and inline markup only, not inside another such element.
+  const terms = [...root.querySelectorAll('*')].filter((element) => {
+    if (!oneLine(element) || (element.parentElement && oneLine(element.parentElement))) return false;
+    const length = visibleLength(element);
+    return length > 0 && length <= MAX_PARAGRAPH && TERMS.test(element.textContent ?? '');
+  });
+  const termsLength = (block: Element) => terms.reduce((sum, element) => sum + (block.contains(element) ? visibleLength(element) : 0), 0);
+  // Terms that each of a run of like items prints are the items' own: a coupon's conditions.
+  // (Paragraphs of terms side by side are one wall of fine print.)
+  const itemsOwn = (element: Element) => {
+    for (let at = element.parentElement; at?.parentElement && at !== root; at = at.parentElement) {
+      for (const sibling of at.parentElement.children) {
+        if (sibling !== at && sibling.localName === at.localName && terms.some((other) => sibling.contains(other))) return true;
+      }
+    }
+    return false;
+  };
+  for (const element of terms.filter((element) => !itemsOwn(element))) {
+    if (!root.contains(element)) continue;
+    let block = element;
+    for (let parent = block.parentElement; parent && parent !== root; parent = parent.parentElement) {
+      const length = visibleLength(parent);
+      if (length >= limit || parent.querySelector('h1') || termsLength(parent) < length * MOSTLY) break;
+      block = parent;
+    }
+    block.remove();
+  }
+}
