@@ -40,13 +40,30 @@ export function dropOfferTerms(root: Element): void {
     const length = visibleLength(element);
     return length > 0 && length <= MAX_PARAGRAPH && TERMS.test(element.textContent ?? '');
   });
-  const termsLength = (block: Element) => terms.reduce((sum, element) => sum + (block.contains(element) ? visibleLength(element) : 0), 0);
+  if (terms.length === 0) return;
+  // Each block's length and how much of it is terms, found once and kept up to date as blocks
+  // go, and the blocks holding an h1: measuring every ancestor of every term anew would take
+  // terms x page steps on a page of many offers.
+  const ancestors = function* (element: Element) {
+    for (let at = element.parentElement; at && at !== root; at = at.parentElement) yield at;
+  };
+  const length = new Map<Element, number>();
+  const lengthOf = (element: Element) => length.get(element) ?? length.set(element, visibleLength(element)).get(element)!;
+  const termsLength = new Map<Element, number>();
+  for (const element of terms) {
+    termsLength.set(element, lengthOf(element));
+    for (const at of ancestors(element)) termsLength.set(at, (termsLength.get(at) ?? 0) + lengthOf(element));
+  }
+  const titled = new Set<Element>();
+  for (const title of root.querySelectorAll('h1')) for (const at of ancestors(title)) titled.add(at);
   // Terms that each of a run of like items prints are the items' own: a coupon's conditions.
   // (Paragraphs of terms side by side are one wall of fine print.)
   const itemsOwn = (element: Element) => {
-    for (let at = element.parentElement; at?.parentElement && at !== root; at = at.parentElement) {
-      for (const sibling of at.parentElement.children) {
-        if (sibling !== at && sibling.localName === at.localName && terms.some((other) => sibling.contains(other))) return true;
+    for (const at of ancestors(element)) {
+      if (!at.parentElement) break;
+      // Sibling by sibling: linkedom builds `children` anew on each read.
+      for (let sibling = at.parentElement.firstElementChild; sibling; sibling = sibling.nextElementSibling) {
+        if (sibling !== at && sibling.localName === at.localName && termsLength.has(sibling)) return true;
       }
     }
     return false;
@@ -54,10 +71,14 @@ export function dropOfferTerms(root: Element): void {
   for (const element of terms.filter((element) => !itemsOwn(element))) {
     if (!root.contains(element)) continue;
     let block = element;
-    for (let parent = block.parentElement; parent && parent !== root; parent = parent.parentElement) {
-      const length = visibleLength(parent);
-      if (length >= limit || parent.querySelector('h1') || termsLength(parent) < length * MOSTLY) break;
+    for (const parent of ancestors(element)) {
+      if (lengthOf(parent) >= limit || titled.has(parent) || (termsLength.get(parent) ?? 0) < lengthOf(parent) * MOSTLY) break;
       block = parent;
+    }
+    const [removed, removedTerms] = [lengthOf(block), termsLength.get(block) ?? 0];
+    for (const at of ancestors(block)) {
+      length.set(at, lengthOf(at) - removed);
+      termsLength.set(at, (termsLength.get(at) ?? 0) - removedTerms);
     }
     block.remove();
   }
