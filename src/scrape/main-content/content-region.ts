@@ -8,6 +8,7 @@ import { dropDataFields } from './data-fields';
 import { dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { posterName } from './poster-names';
+import { dropPostingPrompts } from './posting-prompts';
 import { dropQuotedPosts } from './quoted-posts';
 import { dropPosterStats } from './poster-stats';
 import { dropPublicationTeasers } from './publication-teasers';
@@ -511,6 +512,8 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     if (visibleLength(element) < rootLength * 0.5) element.remove();
   };
   dropWritingBoxes(root);
+  // Before buttons go: the prompt's link is often drawn as one.
+  if (options.posts) dropPostingPrompts(root);
   const opened = openedByControls(root);
   for (const element of [...root.querySelectorAll(DISCLOSURE)]) element.replaceWith(...element.childNodes);
   for (const element of [...root.querySelectorAll('button')]) element.remove();
