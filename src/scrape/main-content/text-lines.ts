@@ -15,18 +15,20 @@ export function oneLine(element: Element): boolean {
   return true;
 }
 
+/** `question`, answered once per element: for a pass that asks it of the same element again and again. */
+export function answeredOnce<T>(question: (element: Element) => T): (element: Element) => T {
+  const answers = new Map<Element, T>();
+  return (element) => {
+    if (!answers.has(element)) answers.set(element, question(element));
+    return answers.get(element) as T;
+  };
+}
+
 /**
  * `oneLine`, answered once per element: a pass that asks it of each element and of its parent
  * would otherwise walk every parent's children once per child.
  */
-export function oneLineOnce(): (element: Element) => boolean {
-  const answers = new Map<Element, boolean>();
-  return (element) => {
-    let answer = answers.get(element);
-    if (answer === undefined) answers.set(element, (answer = oneLine(element)));
-    return answer;
-  };
-}
+export const oneLineOnce = (): ((element: Element) => boolean) => answeredOnce(oneLine);
 
 /**
  * An element that is a whole line, not a word or link inside one: its inline wrappers and the
