@@ -7,6 +7,7 @@ import { dropBorrowedLabels } from './borrowed-labels';
 import { dropDataFields } from './data-fields';
 import { dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
+import { postByline } from './post-bylines';
 import { posterName } from './poster-names';
 import { dropPostingPrompts } from './posting-prompts';
 import { dropQuotedPosts } from './quoted-posts';
@@ -15,7 +16,7 @@ import { dropPublicationTeasers } from './publication-teasers';
 import { dropPickers, dropPolicyParagraphs, dropPurchaseLines } from './purchase-lines';
 import { dropRepeatedBlocks, dropSaidSentences } from './repeated-blocks';
 import { dropSignInPrompts } from './sign-in-prompts';
-import { answeredOnce, squash, visibleLength } from './text-lines';
+import { answeredOnce, visibleLength } from './text-lines';
 import { dropThreadFurniture } from './thread-furniture';
 import { dropTitleCopyLinks } from './title-copy-links';
 
@@ -196,27 +197,6 @@ function inPageLink(document: Document): (link: Element) => boolean {
     const href = link.getAttribute('href') ?? '';
     return href.length > 1 && href.startsWith('#') && ids.has(href.slice(1));
   };
-}
-
-/**
- * In a post, the byline's links (to the poster's profile, and to the post by its date) say who
- * wrote it and when, not where to go, however little else their block holds. The byline is the
- * post's first such link (later ones are who reacted, who is quoted), said once in the post (not
- * a phone layout's copy of the author pane). (Asked once per link: the pruning asks of each block
- * around it.)
- */
-function postByline(link: Element): boolean {
-  const post = link.closest('article');
-  if (!post || !bylineLink(link)) return false;
-  const dated = link.querySelector('time') !== null;
-  const first = [...post.querySelectorAll('a[href]')].find((other) => bylineLink(other) && (other.querySelector('time') !== null) === dated);
-  return first === link && squash(post.textContent).split(squash(link.textContent)).length === 2;
-}
-
-/** A link that names a poster or dates a post; not an avatar, whose text is at most its initial. */
-function bylineLink(link: Element): boolean {
-  const text = squash(link.textContent);
-  return text.length >= 2 && (link.querySelector('time') !== null || posterName(link, text));
 }
 
 /** The main landmark (without one, the page's only top-level article), when it is unique and holds a fair share of the page's text. */
@@ -589,6 +569,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   if (options.pruneLinkDense) {
     const items = options.keepItems ? itemContainers(root) : [];
     const holdsItems = (element: Element) => items.some((container) => container.contains(element) || element.contains(container));
+    // A post's byline is asked of once: the pruning asks of each block around it, as posts go.
     const notAWay = options.inPageLinks ? inPageLink(document) : options.posts ? answeredOnce(postByline) : undefined;
     for (const element of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
       if (!kept(element) || underHeading(element) || holdsItems(element)) continue;
