@@ -97,6 +97,31 @@ describe('contentRegion', () => {
     expect(text).not.toContain('Reply');
   });
 
+  it("keeps a post's byline whose block is all links (the poster's profile, the post's date), not who reacted to it nor a phone copy", () => {
+    const post = (author: string, n: number) =>
+      `<article><section><a href="/members/${author}.${n}/" class="avatar"><img alt="${author}"></a><h4><a href="/members/${author}.${n}/">${author}</a></h4></section>` +
+      `<header><ul><li><a href="/posts/${n}/"><time datetime="2024-09-2${n}">Sep 2${n}, 2024</time></a></li></ul></header>` +
+      `<div class="phone-pane"><a href="/members/${author}.${n}/">${author}</a></div><p>${PROSE}</p>` +
+      `<div class="reactions"><a href="/members/zed.9/">zed</a>, <a href="/members/yan.8/">yan</a></div></article>`;
+    const text = region(`<main><h1>Thread</h1>${post('lgans316', 1)}${post('Dimplex', 2)}</main>`, { pruneLinkDense: true, posts: true });
+    expect(text.match(/^lgans316$/gm)).toHaveLength(1);
+    expect(text.match(/^Dimplex$/gm)).toHaveLength(1);
+    expect(text).toContain('Sep 21, 2024');
+    expect(text).toContain('Sep 22, 2024');
+    expect(text).not.toContain('zed');
+    // Elsewhere a block of links is a menu.
+    expect(region(`<main><h1>Thread</h1>${post('lgans316', 1)}</main>`)).not.toContain('Sep 21, 2024');
+  });
+
+  it("keeps a phpBB post's date line, a link to the post whose words are its date", () => {
+    const post = (n: number) =>
+      `<div class="post"><dl class="postprofile"><dt><a href="./memberlist.php?mode=viewprofile&u=${n}">poster${n}</a></dt></dl>` +
+      `<div class="postbody"><p class="author"><a href="./viewtopic.php?p=${n}#p${n}">Sun Dec 1${n}, 2023 11:23 am</a></p><div class="content">${PROSE}</div></div></div>`;
+    const text = region(`<main><h1>Turning off all LEDs</h1>${post(7)}${post(8)}</main>`, { pruneLinkDense: true, posts: true });
+    expect(text).toContain('Sun Dec 17, 2023 11:23 am');
+    expect(text).toContain('Sun Dec 18, 2023 11:23 am');
+  });
+
   it("keeps the name from a post's author column, not the rest of the poster's card nor a signature", () => {
     const post = (author: string) =>
       `<article><aside class="author-column"><h3><a href="/profile/1-${author}/">${author}</a></h3><div>Rig: Threadripper 3960X, 128 GB</div></aside>` +

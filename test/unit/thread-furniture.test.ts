@@ -21,6 +21,18 @@ describe('dropThreadFurniture', () => {
     expect(text).toBe('Does disabling hardware decoding do anything?');
   });
 
+  it("drops who liked a post, the labels over code blocks and quotes, and unrendered BBCode; keeps the code", () => {
+    const text = prunedText(
+      '<article><p>Turn the LEDs off with these lines in config.txt:</p><div class="codebox"><p>Code: <a href="#">Select all</a></p><pre><code>dtparam=act_led_trigger=none\n[/quote]</code></pre></div>' +
+        '<div>MargoFarrel likes this.</div><div>Joe and 3 others like this.</div><div>1 person likes this.</div></article>' +
+        '<article><div>[quote quote=312679]</div><blockquote><p>What finish did you use on the oak?</p><div>Click to expand...</div></blockquote><div>[/quote]</div><p>Danish oil, two coats.</p></article>',
+      dropThreadFurniture,
+    );
+    for (const kept of ['Turn the LEDs off', 'dtparam=act_led_trigger=none', '[/quote]', 'What finish did you use', 'Danish oil']) expect(text).toContain(kept);
+    for (const furniture of ['Code:', 'Select all', 'likes this', 'like this', '[quote quote', 'Click to expand']) expect(text).not.toContain(furniture);
+    expect(text.match(/\[\/quote\]/g)).toHaveLength(1);
+  });
+
   it('keeps sentences that use the same words', () => {
     const text = prunedText('<p>Share your settings file and I will take a look.</p><p>I edited the config by hand and it worked.</p><p>You can post the log here.</p>', dropThreadFurniture);
     expect(text).toContain('Share your settings file');

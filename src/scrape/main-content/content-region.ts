@@ -8,14 +8,16 @@ import { dropDataFields } from './data-fields';
 import { dropEmbedCodes, dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { dropOfferTerms } from './offer-terms';
+import { postByline } from './post-bylines';
 import { posterName } from './poster-names';
+import { dropPostingPrompts } from './posting-prompts';
 import { dropPosterStats } from './poster-stats';
 import { dropPublicationTeasers } from './publication-teasers';
 import { dropPickers, dropPolicyParagraphs, dropPurchaseLines } from './purchase-lines';
 import { dropQuotedPosts } from './quoted-posts';
 import { dropRepeatedBlocks, dropSaidSentences } from './repeated-blocks';
 import { dropSignInPrompts } from './sign-in-prompts';
-import { visibleLength } from './text-lines';
+import { answeredOnce, visibleLength } from './text-lines';
 import { dropThreadFurniture } from './thread-furniture';
 import { dropTitleCopyLinks } from './title-copy-links';
 
@@ -178,9 +180,10 @@ function callToAction(link: Element): boolean {
 /** A button that shows or hides content (a tab, an accordion heading) is a heading for it. */
 const DISCLOSURE = 'button[aria-controls], button[aria-expanded], [role="tab"]';
 
-function linkTextLength(element: Element, inPage?: (link: Element) => boolean): number {
+/** The length of the link text under `element`, but for the links `notAWay` says lead nowhere else. */
+function linkTextLength(element: Element, notAWay?: (link: Element) => boolean): number {
   let n = 0;
-  for (const a of element.querySelectorAll('a')) if (!inPage?.(a)) n += visibleLength(a);
+  for (const a of element.querySelectorAll('a')) if (!notAWay?.(a)) n += visibleLength(a);
   return n;
 }
 
@@ -512,6 +515,8 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     if (visibleLength(element) < rootLength * 0.5) element.remove();
   };
   dropWritingBoxes(root);
+  // Before buttons go: the prompt's link is often drawn as one.
+  if (options.posts) dropPostingPrompts(root);
   const opened = openedByControls(root);
   for (const element of [...root.querySelectorAll(DISCLOSURE)]) element.replaceWith(...element.childNodes);
   for (const element of [...root.querySelectorAll('button')]) element.remove();
@@ -567,11 +572,12 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   if (options.pruneLinkDense) {
     const items = options.keepItems ? itemContainers(root) : [];
     const holdsItems = (element: Element) => items.some((container) => container.contains(element) || element.contains(container));
-    const inPage = options.inPageLinks ? inPageLink(document) : undefined;
+    // A post's byline is asked of once: the pruning asks of each block around it, as posts go.
+    const notAWay = options.inPageLinks ? inPageLink(document) : options.posts ? answeredOnce(postByline) : undefined;
     for (const element of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
       if (!kept(element) || underHeading(element) || holdsItems(element)) continue;
       const length = visibleLength(element);
-      if (length > 0 && linkTextLength(element, inPage) / length > 0.6 && length < rootLength * 0.5) element.remove();
+      if (length > 0 && linkTextLength(element, notAWay) / length > 0.6 && length < rootLength * 0.5) element.remove();
     }
   }
   // After the link-dense pruning, which spares the largest run of cards: with the teasers gone

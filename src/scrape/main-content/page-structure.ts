@@ -6,7 +6,7 @@ const CART = /add to (?:cart|bag|basket|trolley)|buy now|in den warenkorb|ajoute
 const DATE = /\b(?:\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}\/\d{2,4}|\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)\b/gi;
 /** The same, for testing one text (a global regex's test() carries lastIndex over). */
 const HAS_PRICE = new RegExp(PRICE.source);
-const HAS_DATE = new RegExp(DATE.source, 'i');
+export const HAS_DATE = new RegExp(DATE.source, 'i');
 const PROSE_PARAGRAPH = 150;
 /** A link label of this many words reads as a story's or a post's title, not a menu entry. */
 const HEADLINE_WORDS = { min: 5, max: 30 };

@@ -15,22 +15,23 @@ export function oneLine(element: Element): boolean {
   return true;
 }
 
-/** `measure`, answered once per element, for a pass that would ask it of the same elements many times. */
-function oncePerElement<T>(measure: (element: Element) => T): (element: Element) => T {
+/** `question`, answered once per element: for a pass that asks it of the same element again and again. */
+export function answeredOnce<T>(question: (element: Element) => T): (element: Element) => T {
   const answers = new Map<Element, T>();
   return (element) => {
-    if (answers.has(element)) return answers.get(element)!;
-    const answer = measure(element);
-    answers.set(element, answer);
-    return answer;
+    if (!answers.has(element)) answers.set(element, question(element));
+    return answers.get(element) as T;
   };
 }
 
-/** `oneLine` once per element: a pass that asks it of each element and of its parent would otherwise walk every parent's children once per child. */
-export const oneLineOnce = (): ((element: Element) => boolean) => oncePerElement(oneLine);
+/**
+ * `oneLine`, answered once per element: a pass that asks it of each element and of its parent
+ * would otherwise walk every parent's children once per child.
+ */
+export const oneLineOnce = (): ((element: Element) => boolean) => answeredOnce(oneLine);
 
 /** `visibleLength` once per element: a pass over many links' ancestors would otherwise read a large section's text once per link inside it. */
-export const visibleLengthOnce = (): ((element: Element) => number) => oncePerElement(visibleLength);
+export const visibleLengthOnce = (): ((element: Element) => number) => answeredOnce(visibleLength);
 
 /**
  * An element that is a whole line, not a word or link inside one: its inline wrappers and the
