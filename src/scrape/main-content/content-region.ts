@@ -8,7 +8,7 @@ import { dropDataFields } from './data-fields';
 import { dropEmbedCodes, dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { dropOfferTerms } from './offer-terms';
-import { postByline } from './post-bylines';
+import { postBylines } from './post-bylines';
 import { posterName } from './poster-names';
 import { dropPostingPrompts } from './posting-prompts';
 import { dropPosterStats } from './poster-stats';
@@ -17,7 +17,7 @@ import { dropPickers, dropPolicyParagraphs, dropPurchaseLines } from './purchase
 import { dropQuotedPosts } from './quoted-posts';
 import { dropRepeatedBlocks, dropSaidSentences } from './repeated-blocks';
 import { dropSignInPrompts } from './sign-in-prompts';
-import { answeredOnce, visibleLength } from './text-lines';
+import { visibleLength } from './text-lines';
 import { dropThreadFurniture } from './thread-furniture';
 import { dropTitleCopyLinks } from './title-copy-links';
 
@@ -572,8 +572,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   if (options.pruneLinkDense) {
     const items = options.keepItems ? itemContainers(root) : [];
     const holdsItems = (element: Element) => items.some((container) => container.contains(element) || element.contains(container));
-    // A post's byline is asked of once: the pruning asks of each block around it, as posts go.
-    const notAWay = options.inPageLinks ? inPageLink(document) : options.posts ? answeredOnce(postByline) : undefined;
+    const notAWay = options.inPageLinks ? inPageLink(document) : options.posts ? postBylines() : undefined;
     for (const element of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
       if (!kept(element) || underHeading(element) || holdsItems(element)) continue;
       const length = visibleLength(element);

@@ -1,6 +1,6 @@
 import { HAS_DATE } from './page-structure';
 import { posterName } from './poster-names';
-import { squash, visibleLength } from './text-lines';
+import { answeredOnce, squash, visibleLength } from './text-lines';
 
 /**
  * A post's byline links: the poster's name, to their profile, and the post's date, to the post
@@ -24,15 +24,33 @@ function bylineLink(link: Element): boolean {
   return text.length >= 2 && (postDate(link) || posterName(link, text));
 }
 
+/** A post's first name link and first date link. */
+interface PostBylines {
+  name: Element | undefined;
+  date: Element | undefined;
+}
+
 /**
- * Whether `link` is its post's byline: the post's first link of its kind (later ones are who
+ * Whether a link is its post's byline: the post's first link of its kind (later ones are who
  * reacted, who is quoted), whose words the post says once (not a phone layout's copy of the
- * author pane).
+ * author pane, once the pruning has taken that copy's block). Each link is answered once, and a
+ * post's first links are found once, while they are in it: a post of many links would otherwise
+ * be read again for each.
  */
-export function postByline(link: Element): boolean {
-  const post = link.closest(POST);
-  if (!post || !bylineLink(link)) return false;
-  const dated = postDate(link);
-  const first = [...post.querySelectorAll('a[href]')].find((other) => bylineLink(other) && postDate(other) === dated);
-  return first === link && squash(post.textContent).split(squash(link.textContent)).length === 2;
+export function postBylines(): (link: Element) => boolean {
+  const posts = new Map<Element, PostBylines>();
+  const firstLinks = (post: Element): PostBylines => {
+    let found = posts.get(post);
+    if (!found || [found.name, found.date].some((link) => link && !post.contains(link))) {
+      const links = [...post.querySelectorAll('a[href]')].filter(bylineLink);
+      posts.set(post, (found = { name: links.find((link) => !postDate(link)), date: links.find(postDate) }));
+    }
+    return found;
+  };
+  return answeredOnce((link) => {
+    const post = link.closest(POST);
+    if (!post || !bylineLink(link)) return false;
+    const { name, date } = firstLinks(post);
+    return (postDate(link) ? date : name) === link && squash(post.textContent).split(squash(link.textContent)).length === 2;
+  });
 }
