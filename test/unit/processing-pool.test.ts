@@ -33,7 +33,9 @@ async function busyThread(): Promise<number> {
 }
 
 describe('ProcessingPool', () => {
-  const pool = new ProcessingPool({ threads: 2, budgetMs: 10_000, onThreadError: failTest });
+  // A budget no page here needs: a thread's first task waits for the thread to load its modules,
+  // which on a loaded machine (a parallel test run on two cores) has taken more than 10 s.
+  const pool = new ProcessingPool({ threads: 2, budgetMs: 60_000, onThreadError: failTest });
   afterAll(() => pool.close());
 
   it('gives, from its threads, what processBody gives inline', async () => {
