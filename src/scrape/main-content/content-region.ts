@@ -96,9 +96,20 @@ const SHOWN_AT_SOME_SIZE = /^(?:[a-z0-9]+:(?:block|flex|grid|inline|inline-block
 
 const HIDDEN_LABEL = 200;
 
+/**
+ * Shown only while the pointer is over it: transparent or invisible (`opacity-0`, `invisible`)
+ * until a hover variant reveals it (`group-hover/tooltip:opacity-100`): a tooltip, a heading's
+ * "#" anchor, a card's "View profile" overlay. A reader of the page does not see it.
+ */
+const TRANSPARENT = /^(?:opacity-0|invisible)$/;
+const SHOWN_ON_HOVER = /^(?:[\w/-]+:)*(?:group-|peer-)?hover(?:\/[\w-]+)?:(?:opacity-100|visible)$/;
+
 function classHidden(element: Element): boolean {
   const tokens = (element.getAttribute('class') ?? '').split(/\s+/);
-  return tokens.some((t) => HIDING_CLASS.test(t)) && !tokens.some((t) => SHOWN_AT_SOME_SIZE.test(t)) && visibleLength(element) <= HIDDEN_LABEL;
+  const hidden =
+    (tokens.some((t) => HIDING_CLASS.test(t)) && !tokens.some((t) => SHOWN_AT_SOME_SIZE.test(t))) ||
+    (tokens.some((t) => TRANSPARENT.test(t)) && tokens.some((t) => SHOWN_ON_HOVER.test(t)));
+  return hidden && visibleLength(element) <= HIDDEN_LABEL;
 }
 
 function outOfSight(element: Element, opened: ReadonlySet<string>): boolean {
