@@ -6,6 +6,7 @@ import { dropBeforeTitle } from './before-title';
 import { dropBorrowedLabels } from './borrowed-labels';
 import { dropDataFields } from './data-fields';
 import { dropEmbedCodes, dropFillerLines, dropMediaCounters } from './filler-lines';
+import { dropEntryDates } from './entry-dates';
 import { dropGridControls } from './grid-controls';
 import { dropOfferTerms } from './offer-terms';
 import { postBylines } from './post-bylines';
@@ -478,6 +479,8 @@ export interface RegionOptions {
   posts?: boolean | undefined;
   /** A landing page: drop the cards that advertise the site's other publications (its latest posts, case studies). */
   teasers?: boolean | undefined;
+  /** A listing: drop its entries' date, age and reading-time lines ("Feb 19, 2026", "7 hours ago"). */
+  entryDates?: boolean | undefined;
   /** A product: drop the shop's purchase terms around it (delivery, returns, payment plans). */
   purchase?: boolean | undefined;
   /** Links to parts of the page are not link text (a product page's highlight cards lead to its sections). */
@@ -566,6 +569,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     dropEmbedCodes(root);
     dropTitleCopyLinks(root);
   }
+  if (options.entryDates) dropEntryDates(root);
   if (options.posts) {
     dropAnswerComments(root);
     dropPosterStats(root);
