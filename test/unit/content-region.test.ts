@@ -22,6 +22,15 @@ describe('contentRegion', () => {
     expect(text.split(PROSE.trim()).length).toBe(3);
   });
 
+  it('drops what only hovering shows (a tooltip), keeps what fades in for every reader', () => {
+    const row =
+      '<div role="row"><span class="group/tooltip">Image Optimization <div class="absolute opacity-0 group-hover/tooltip:opacity-100">Polish reduces your image sizes by 35% on average.</div></span><span>Included</span></div>';
+    const text = region(`<main><h1>Plans</h1><p>${PROSE}</p>${row}<p class="opacity-0 animate-fade-in">Trusted by teams everywhere.</p></main>`);
+    expect(text).toContain('Image Optimization');
+    expect(text).not.toContain('Polish reduces');
+    expect(text).toContain('Trusted by teams');
+  });
+
   it('drops reply and signup boxes with their instructions, not a page-wide form', () => {
     const answerBox =
       '<form id="post-form"><h2>Your Answer</h2><textarea></textarea><p>Thanks for contributing an answer! Please be sure to answer the question.</p><p>By clicking Post, you agree to our terms.</p></form>';

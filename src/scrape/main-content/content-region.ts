@@ -6,6 +6,7 @@ import { dropBeforeTitle } from './before-title';
 import { dropBorrowedLabels } from './borrowed-labels';
 import { dropDataFields } from './data-fields';
 import { dropEmbedCodes, dropFillerLines, dropMediaCounters } from './filler-lines';
+import { dropEntryDates } from './entry-dates';
 import { dropGridControls } from './grid-controls';
 import { dropOfferTerms } from './offer-terms';
 import { postBylines } from './post-bylines';
@@ -96,9 +97,20 @@ const SHOWN_AT_SOME_SIZE = /^(?:[a-z0-9]+:(?:block|flex|grid|inline|inline-block
 
 const HIDDEN_LABEL = 200;
 
+/**
+ * Shown only while the pointer is over it: transparent or invisible (`opacity-0`, `invisible`)
+ * until a hover variant reveals it (`group-hover/tooltip:opacity-100`): a tooltip, a heading's
+ * "#" anchor, a card's "View profile" overlay. A reader of the page does not see it.
+ */
+const TRANSPARENT = /^(?:opacity-0|invisible)$/;
+const SHOWN_ON_HOVER = /^(?:[\w/-]+:)*(?:group-|peer-)?hover(?:\/[\w-]+)?:(?:opacity-100|visible)$/;
+
 function classHidden(element: Element): boolean {
   const tokens = (element.getAttribute('class') ?? '').split(/\s+/);
-  return tokens.some((t) => HIDING_CLASS.test(t)) && !tokens.some((t) => SHOWN_AT_SOME_SIZE.test(t)) && visibleLength(element) <= HIDDEN_LABEL;
+  const hidden =
+    (tokens.some((t) => HIDING_CLASS.test(t)) && !tokens.some((t) => SHOWN_AT_SOME_SIZE.test(t))) ||
+    (tokens.some((t) => TRANSPARENT.test(t)) && tokens.some((t) => SHOWN_ON_HOVER.test(t)));
+  return hidden && visibleLength(element) <= HIDDEN_LABEL;
 }
 
 function outOfSight(element: Element, opened: ReadonlySet<string>): boolean {
@@ -467,6 +479,8 @@ export interface RegionOptions {
   posts?: boolean | undefined;
   /** A landing page: drop the cards that advertise the site's other publications (its latest posts, case studies). */
   teasers?: boolean | undefined;
+  /** A listing: drop its entries' date, age and reading-time lines ("Feb 19, 2026", "7 hours ago"). */
+  entryDates?: boolean | undefined;
   /** A product: drop the shop's purchase terms around it (delivery, returns, payment plans). */
   purchase?: boolean | undefined;
   /** Links to parts of the page are not link text (a product page's highlight cards lead to its sections). */
@@ -555,6 +569,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     dropEmbedCodes(root);
     dropTitleCopyLinks(root);
   }
+  if (options.entryDates) dropEntryDates(root);
   if (options.posts) {
     dropAnswerComments(root);
     dropPosterStats(root);

@@ -61,7 +61,7 @@ const REGION: Record<PageType, Omit<RegionOptions, 'pruneLinkDense'>> = {
   forum: { posts: true },
   product: { purchase: true, dataFields: true, fromTitle: true, sentencesOnce: true, inPageLinks: true, paragraphsOnce: true, extraChrome: `${PRODUCT_CHROME}|${FINE_PRINT}`, chromeHeadings: PRODUCT_ASIDES },
   collection: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true },
-  listing: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true },
+  listing: { extraChrome: `${COMMENTS}|${FINE_PRINT}`, authorBios: true, keepItems: true, entryDates: true },
 };
 
 /**

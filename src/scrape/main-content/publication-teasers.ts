@@ -10,7 +10,8 @@ import { oneLineOnce, squash, visibleLength } from './text-lines';
 /** What a site publishes besides its offer, as a card's label names it. */
 const KIND =
   /^(?:blog(?: post)?|article|news|press release|announcement|case study|(?:customer|client|success) story|white ?paper|(?:research |analyst )?report|research|e-?book|guide|webinar|podcast|video|survey|newsletter|insights?(?: paper)?|perspective|point of view|(?:product|solution) brief|infographic|data ?sheet|event)$/i;
-const DATE = new RegExp(
+/** A publication date on a line of its own ("Published March 2, 2026", "2 Mar 2026", "2026-03-02"). */
+export const DATE = new RegExp(
   [
     String.raw`^(?:(?:published|posted|updated) (?:on )?)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}$`,
     String.raw`^\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,? \d{4}$`,
