@@ -5,7 +5,7 @@ import { dropAuthorBios, personDescriptions } from './author-bios';
 import { dropBeforeTitle } from './before-title';
 import { dropBorrowedLabels } from './borrowed-labels';
 import { dropDataFields } from './data-fields';
-import { dropEmbedCodes, dropFillerLines, dropMediaCounters } from './filler-lines';
+import { dropEmbedCodes, dropFillerLines, dropScriptData, dropMediaCounters } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { dropOfferTerms } from './offer-terms';
 import { postBylines } from './post-bylines';
@@ -548,6 +548,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   dropConsentNotices(root);
   dropSignInPrompts(root);
   dropFillerLines(root);
+  dropScriptData(root);
   dropBorrowedLabels(root);
   if (options.keepItems) {
     dropGridControls(root);
