@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropEmbedCodes, dropFillerLines } from '../../src/scrape/main-content/filler-lines';
+import { dropEmbedCodes, dropFillerLines, dropScriptData } from '../../src/scrape/main-content/filler-lines';
 import { prunedText } from './pruned-text';
 
 describe('dropFillerLines', () => {
@@ -25,5 +25,19 @@ describe('dropEmbedCodes', () => {
     // One copy left: the code block's.
     expect(text.split('<iframe src=')).toHaveLength(2);
     expect(text).toContain('Paste the <iframe> tag');
+  });
+});
+
+describe('dropScriptData', () => {
+  it("drops a block whose whole text is a script's JSON data, keeps a code block that shows the format and prose with braces", () => {
+    const data = '{"buybox":[{"displayPrice":"EUR 15.49","priceAmount":15.49}]}';
+    const text = prunedText(
+      `<h1>Atomic Habits</h1><div class="price-data">${data}</div><pre><code>${data}</code></pre><p>{Sic} the author writes [in brackets].</p>`,
+      dropScriptData,
+    );
+    expect(text.startsWith('Atomic Habits\n')).toBe(true);
+    // One copy left: the code block's.
+    expect(text.split('"displayPrice"')).toHaveLength(2);
+    expect(text).toContain('{Sic} the author writes [in brackets].');
   });
 });

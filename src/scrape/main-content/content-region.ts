@@ -5,8 +5,8 @@ import { dropAuthorBios, personDescriptions } from './author-bios';
 import { dropBeforeTitle } from './before-title';
 import { dropBorrowedLabels } from './borrowed-labels';
 import { dropDataFields } from './data-fields';
-import { dropEmbedCodes, dropFillerLines, dropMediaCounters } from './filler-lines';
 import { dropEntryDates } from './entry-dates';
+import { dropEmbedCodes, dropFillerLines, dropMediaCounters, dropScriptData } from './filler-lines';
 import { dropGridControls } from './grid-controls';
 import { dropOfferTerms } from './offer-terms';
 import { postBylines } from './post-bylines';
@@ -562,6 +562,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   dropConsentNotices(root);
   dropSignInPrompts(root);
   dropFillerLines(root);
+  dropScriptData(root);
   dropBorrowedLabels(root);
   if (options.keepItems) {
     dropGridControls(root);

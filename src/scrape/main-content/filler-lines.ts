@@ -43,3 +43,25 @@ const EMBED_LENGTH = 1000;
 export function dropEmbedCodes(root: Element): void {
   dropLines(root, EMBED_LENGTH, (text, element) => EMBED_CODE.test(text) && element.closest('pre') === null);
 }
+
+/**
+ * Data a page leaves in its markup for its scripts: a JSON object or array as a block's whole
+ * text (a buy box's price table in a hidden `<div>` too long to pass for a hidden label). No
+ * reader is shown it; a code block (`<pre>`, `<code>`) that teaches the format is kept.
+ */
+const SCRIPT_DATA = /^(?:\{\s*"[^]*\}|\[\s*[{[][^]*\])$/;
+
+function scriptData(text: string): boolean {
+  if (!SCRIPT_DATA.test(text)) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Removes, in place, the lines under `root` whose whole text is JSON data for scripts. */
+export function dropScriptData(root: Element): void {
+  dropLines(root, Infinity, (text, element) => scriptData(text) && element.closest('pre, code') === null);
+}
