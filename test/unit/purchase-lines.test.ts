@@ -21,6 +21,15 @@ describe('dropPurchaseLines', () => {
     );
   });
 
+  it('drops such a line where it is loose text between blocks, keeping the blocks and the lines beside them', () => {
+    expectPruned(
+      '<h1>Command Decorating Clips</h1><div><section><h2>Price Alert</h2></section><!-- alert --><a href="/accounts/login/">Log in</a> to set a price alert on this product.' +
+        '<div class="specs"><h2>Specifications</h2><p>Manufacturer: 3M</p></div>Holds up to 225 g per clip, on painted walls, wood and tile.</div>',
+      ['Command Decorating Clips', 'Specifications', 'Manufacturer: 3M', 'Holds up to 225 g per clip'],
+      ['price alert on this product'],
+    );
+  });
+
   it("drops price terms, the seller's standing, add-on plans and ways to pay; keeps the product", () => {
     expectPruned(
       '<h1>KALLAX Shelf unit</h1><p>Price $79.99</p><p>Best seller</p><p>VAT included (where applicable), plus shipping</p><p>Price when purchased online</p>' +

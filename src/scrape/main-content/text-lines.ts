@@ -54,13 +54,37 @@ export function wholeLine(element: Element): boolean {
 }
 
 /**
- * Removes, in place, the one-line elements under `root` whose text (whitespace collapsed) is at
- * most `maxLength` long and that `matches` picks.
+ * Removes, in place, the lines under `root` whose text (whitespace collapsed) is at most
+ * `maxLength` long and that `matches` picks: one-line elements, and the runs of text and inline
+ * markup between the blocks of another element (`<div><section>...</section><a>Log in</a> to
+ * set a price alert.</div>`), which a browser lays out as lines of their own; such a run is
+ * asked about with the element it sits in.
  */
 export function dropLines(root: Element, maxLength: number, matches: (text: string, element: Element) => boolean): void {
   for (const element of [...root.querySelectorAll('*')]) {
-    if (!root.contains(element) || !oneLine(element)) continue;
+    if (!root.contains(element)) continue;
+    if (!oneLine(element)) {
+      dropLooseLines(element, maxLength, matches);
+      continue;
+    }
     const text = squash(element.textContent);
     if (text && text.length <= maxLength && matches(text, element)) element.remove();
   }
+}
+
+/** The runs of text and inline markup between `element`'s blocks that `matches` picks. */
+function dropLooseLines(element: Element, maxLength: number, matches: (text: string, element: Element) => boolean): void {
+  let run: ChildNode[] = [];
+  const judge = () => {
+    const text = squash(run.map((node) => node.textContent).join(''));
+    if (text && text.length <= maxLength && matches(text, element)) for (const node of run) node.remove();
+    run = [];
+  };
+  for (let node = element.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === 8) continue; // a comment is no line's end
+    const inline = node.nodeType === 3 || (node.nodeType === 1 && PHRASING.has((node as Element).localName) && (node as Element).localName !== 'br');
+    if (inline) run.push(node);
+    else if (run.length > 0) judge();
+  }
+  if (run.length > 0) judge();
 }
