@@ -28,6 +28,17 @@ describe('extractMainContent', () => {
     expect(toText(main.root)).toContain('Menu entry');
   });
 
+  it("keeps an article's region when Readability's pick leaves out nearly half of it, a section of the content", () => {
+    const note = (i: number) => `<p>Training note ${i}: ${'Each weekend the long run gets longer, peaking at twenty miles three weeks before the race, and a taper lets runners gather energy. '.repeat(5)}</p>`;
+    // The plans' container has a class Readability scores down ("media"), so its pick is the notes alone: 0.54 of the region.
+    const plan = (i: number) => `<div class="plan"><h3><a href="/plans/${i}">Plan ${i}</a></h3><p>Plan ${i} suits runners who train four days a week on a gentle build.</p></div>`;
+    const html = `<html><body><main><h1>Marathon Training</h1><div class="entry">${[1, 2, 3, 4].map(note).join('')}</div><div class="plans media">${Array.from({ length: 32 }, (_, i) => plan(i)).join('')}</div></main></body></html>`;
+    const main = extractMainContent(parsePage(html), { type: 'article', evidence: [] }, [], () => parsePage(html));
+    expect(main.method).toBe('region');
+    expect(toText(main.root)).toContain('Plan 31 suits runners');
+    expect(toText(main.root)).toContain('Training note 4');
+  });
+
   it("drops the shop's purchase lines from Readability's pick of a product page too", () => {
     // The description sits in a drawer (a non-modal dialog), which the region drops as chrome,
     // as it does the reviews and the carousel beside it: too little is left.

@@ -7,6 +7,7 @@ import { dropBorrowedLabels } from './borrowed-labels';
 import { dropDataFields } from './data-fields';
 import { dropEntryDates } from './entry-dates';
 import { dropEmbedCodes, dropFillerLines, dropMediaCounters, dropScriptData } from './filler-lines';
+import { dropFilterPanels } from './filter-panels';
 import { dropGridControls } from './grid-controls';
 import { dropOfferTerms } from './offer-terms';
 import { postBylines } from './post-bylines';
@@ -529,6 +530,8 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     if (visibleLength(element) < rootLength * 0.5) element.remove();
   };
   dropWritingBoxes(root);
+  // Before hidden blocks go: the panel's fields are often drawn as styled labels, the boxes hidden.
+  if (options.keepItems) dropFilterPanels(root);
   // Before buttons go: the prompt's link is often drawn as one.
   if (options.posts) dropPostingPrompts(root);
   const opened = openedByControls(root);
