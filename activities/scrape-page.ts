@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { BrowserScraper } from '../src/browser/browser-scraper';
 import { pageCredits } from '../src/credits/pricing';
 import type { Db } from '../src/db/client';
-import { findCachedPage, findStoredPage, storeFailedPage, storeScrapedPage } from '../src/jobs/page-store';
+import { findCachedPage, findStoredPage, storeFailedPage, storeScrapedPage, type StoredPage } from '../src/jobs/page-store';
 import { chargedPerPage, extractsJson, type PageTask, type PageTaskFailure, type PageTaskOutcome } from '../src/jobs/page-task';
 import { cachedPageAsScraped } from '../src/jobs/cached-page';
 import { contentVariant } from '../src/scrape/content-variant';
@@ -17,6 +17,11 @@ import { withHeartbeat } from './heartbeat';
 export interface HttpScrapeActivityDeps {
   db: Db;
   http: HttpScraper;
+  /**
+   * Told when a scrape's page is stored and its job finished with it (not a crawl's page, nor
+   * one a json extraction follows): the API's own scrape worker answers the waiting request.
+   */
+  onFinished?: ((jobId: string, page: StoredPage) => void) | undefined;
 }
 
 export interface ScrapeActivityDeps extends HttpScrapeActivityDeps {
@@ -59,7 +64,7 @@ export function createHttpScrapeActivity(deps: HttpScrapeActivityDeps) {
   return {
     /** Fetches over plain HTTP; answers `needs-browser` for pages only a browser can fill. */
     async scrapePageHttp(task: PageTask): Promise<PageTaskOutcome> {
-      return withAppFailures(async () => {
+      const outcome = await withAppFailures(async () => {
         const variant = contentVariant(task.options);
         const reused = await reuse(deps.db, task, variant);
         if (reused) return reused;
@@ -67,6 +72,8 @@ export function createHttpScrapeActivity(deps: HttpScrapeActivityDeps) {
         if (result.kind === 'needs-browser') return result;
         return store(deps.db, task, result.page, variant);
       });
+      if (outcome.kind === 'stored' && task.finishJob && !extractsJson(task)) deps.onFinished?.(task.jobId, outcome);
+      return outcome;
     },
   };
 }

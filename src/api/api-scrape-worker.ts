@@ -9,6 +9,7 @@ import { openHttpScraping, type HttpScraping } from '../scrape/open-http-scraper
 import { clientTracingInterceptors } from '../telemetry/client-tracing';
 import type { WorkerTracing } from '../telemetry/worker-tracing';
 import { bundleWorkflowsInChild } from '../worker/workflow-bundle';
+import { FinishedScrapes } from './finished-scrapes';
 
 /**
  * How long a stopping API lets the scrapes its worker runs finish. Past it they are cancelled,
@@ -46,6 +47,8 @@ export class ApiScrapeWorker {
   /** Whether the worker has run at all: until then the API is not ready (/readyz). */
   private ran = false;
   private readonly stopping = new AbortController();
+  /** The scrapes this worker stored, for the requests of this process that wait for them. */
+  readonly finished = new FinishedScrapes();
   private done: Promise<void> = Promise.resolve();
   private closed: Promise<void> | undefined;
 
@@ -127,7 +130,7 @@ export class ApiScrapeWorker {
       workflowBundle,
       // Only the plain-HTTP step, which the scrape workflow runs as a local activity; its
       // regular activities stay with the worker processes.
-      activities: createHttpScrapeActivity({ db: database.db, http: scraping.http }),
+      activities: createHttpScrapeActivity({ db: database.db, http: scraping.http, onFinished: (jobId, page) => this.finished.finished(jobId, page) }),
       enableNonLocalActivities: false,
       shutdownGraceTime: SHUTDOWN_GRACE,
       ...(tracing && { interceptors: { activity: tracing.interceptors.activity ?? [] }, sinks: tracing.sinks }),

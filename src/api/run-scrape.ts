@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { Counter } from 'prom-client';
 import type { scrapeWorkflow } from '../../workflows';
 import type { AuthenticatedTeam } from '../accounts/api-keys';
 import type { AdmissionTicket } from '../limits/scrape-admission';
 import { pageCredits } from '../credits/pricing';
 import { pages } from '../db/schema';
+import { METRIC_PREFIX, metrics } from '../metrics/registry';
 import { requireLlmForPromptOnly } from '../extract/spec-fields';
 import { createJob } from '../jobs/job-store';
 import { pageColumns, type PageRow } from '../jobs/page-document';
@@ -15,6 +17,13 @@ import { urlKey } from '../url/normalize-url';
 import type { ApiDeps } from './api-deps';
 import { checkTarget, requireCredits } from './preflight';
 import { startScrapeWorkflow } from './start-scrape';
+
+const scrapeAnswers = new Counter({
+  name: `${METRIC_PREFIX}scrape_answers_total`,
+  help: "Scrapes this API answered, by where it learnt the page was stored: its own scrape worker, as the page was committed (here), or the workflow's result through Temporal (workflow).",
+  labelNames: ['from'] as const,
+  registers: [metrics],
+});
 
 /** LLM requests a json-format scrape may wait for: schema inference, the answer and its repair. */
 const JSON_LLM_REQUESTS = 3;
@@ -53,36 +62,48 @@ export async function runScrape(
   const jobId = randomUUID();
   await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: jobOptions, ttlHours: deps.config.JOB_TTL_HOURS });
   const workflowId = `scrape-${jobId}`;
-  await startScrapeWorkflow(deps, {
-    taskQueue: deps.config.taskQueues.scrape,
-    workflowId,
-    workflowExecutionTimeout: options.timeout * 3 + 60_000 + llmMs,
-    // The page fetch is a local activity inside a workflow task, which learns of a cancel (its
-    // client gave up) only when the task heartbeats, at 80% of this timeout (10 s by default).
-    workflowTaskTimeout: '4s',
-    args: [
-      {
-        task: {
-          jobId,
-          teamId: team.teamId,
-          url,
-          urlKey: urlKey(target.href),
-          depth: 0,
-          pageId: jobId,
-          options,
-          operation: 'scrape',
-          chargeKey: `scrape:${jobId}`,
-          finishJob: true,
+  // Should this process's scrape worker run it (an eager start), the page is read as soon as it
+  // is committed there, without waiting for the workflow's completion to come back through Temporal.
+  const here = deps.scrapeWorker?.finished.expect(jobId);
+  try {
+    await startScrapeWorkflow(deps, {
+      taskQueue: deps.config.taskQueues.scrape,
+      workflowId,
+      workflowExecutionTimeout: options.timeout * 3 + 60_000 + llmMs,
+      // The page fetch is a local activity inside a workflow task, which learns of a cancel (its
+      // client gave up) only when the task heartbeats, at 80% of this timeout (10 s by default).
+      workflowTaskTimeout: '4s',
+      args: [
+        {
+          task: {
+            jobId,
+            teamId: team.teamId,
+            url,
+            urlKey: urlKey(target.href),
+            depth: 0,
+            pageId: jobId,
+            options,
+            operation: 'scrape',
+            chargeKey: `scrape:${jobId}`,
+            finishJob: true,
+          },
+          browserQueue: deps.config.taskQueues.browser,
         },
-        browserQueue: deps.config.taskQueues.browser,
-      },
-    ],
-  });
-  const run = deps.temporal.workflow.getHandle<typeof scrapeWorkflow>(workflowId).result();
-  const outcome = await awaitWorkflowResult(run, options.timeout + llmMs, 'scrape', {
-    clientGone,
-    cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel(),
-  });
-  const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, outcome.pageId));
-  return row!;
+      ],
+    });
+    const run = deps.temporal.workflow
+      .getHandle<typeof scrapeWorkflow>(workflowId)
+      .result()
+      .then(({ pageId }) => ({ pageId, from: 'workflow' }));
+    const storedHere = here?.stored.then(({ pageId }) => ({ pageId, from: 'here' }));
+    const outcome = await awaitWorkflowResult(storedHere ? Promise.race([run, storedHere]) : run, options.timeout + llmMs, 'scrape', {
+      clientGone,
+      cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel(),
+    });
+    scrapeAnswers.inc({ from: outcome.from });
+    const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, outcome.pageId));
+    return row!;
+  } finally {
+    here?.release();
+  }
 }

@@ -41,7 +41,8 @@ const ROUNDS = 1;
 const WARM_UP_PAGES = 5;
 const { EventType } = temporal.api.enums.v1;
 const OPTIONS = scrapeOptionsSchema.parse({});
-const CLIENTS = [1, 8, 32, 128];
+/** Closed-loop client counts, `BENCH_SCRAPE_CLIENTS=1,8` for fewer. */
+const CLIENTS = (process.env.BENCH_SCRAPE_CLIENTS ?? '1,8,32,128').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SCRAPE_SECONDS ?? 10);
 const WITH_CORPUS = process.env.BENCH_SCRAPE_CORPUS === '1';
 const MAX_IN_FLIGHT = process.env.BENCH_SCRAPE_MAX_IN_FLIGHT ?? '0';

@@ -41,6 +41,12 @@ async function eagerStarts(stack: Stack): Promise<{ eager: number; queued: numbe
   return { eager: sampleSum(m, 'wcs_scrape_starts_total', { eager: 'true' }) ?? 0, queued: sampleSum(m, 'wcs_scrape_starts_total', { eager: 'false' }) ?? 0 };
 }
 
+/** The API's count of scrapes it answered, by where it learnt the page was stored (its own worker, or the workflow's result). */
+async function answers(stack: Stack): Promise<{ here: number; workflow: number }> {
+  const m = await scrapeMetrics(`${stack.apiUrl}/metrics`);
+  return { here: sampleSum(m, 'wcs_scrape_answers_total', { from: 'here' }) ?? 0, workflow: sampleSum(m, 'wcs_scrape_answers_total', { from: 'workflow' }) ?? 0 };
+}
+
 beforeAll(async () => {
   site = await startFixtureServer(
     {
@@ -65,11 +71,19 @@ afterAll(async () => {
 });
 
 describe('scrapes the API starts', () => {
-  it("run in the API's own scrape worker, started eagerly", async () => {
+  it("run in the API's own scrape worker, started eagerly, and are answered as soon as the worker has stored them", async () => {
     const before = await eagerStarts(eager);
+    const answeredBefore = await answers(eager);
     const { status, body } = await api('/v1/scrape', { baseUrl: eager.apiUrl, body: { url: `${site.url}/tides` } });
     expect(status).toBe(200);
     expect(body.data.markdown).toContain('High water at 06:12');
+    // Answered from the worker beside it, not from the workflow's result: by then the page, its
+    // charge and the job's completion were committed together.
+    expect(await answers(eager)).toEqual({ here: answeredBefore.here + 1, workflow: answeredBefore.workflow });
+    const jobId = body.data.metadata.scrapeId as string;
+    const db = testDatabase().db;
+    expect((await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, jobId)))[0]?.status).toBe('completed');
+    expect(await db.select({ amount: ledger.amount }).from(ledger).where(eq(ledger.idempotencyKey, `scrape:${jobId}`))).toEqual([{ amount: -1 }]);
     expect(await identityOfFirstTask(body.data.metadata.scrapeId)).toMatch(new RegExp(`^${eager.api.child.pid}@`));
     // Temporal handed the first task back with the start (the API's worker polls the queue too,
     // so where the task ran alone would not tell).
@@ -85,6 +99,8 @@ describe('scrapes the API starts', () => {
     expect(body.data.markdown).toContain('High water at 06:12');
     expect(await identityOfFirstTask(body.data.metadata.scrapeId)).toMatch(new RegExp(`^${queued.worker.child.pid}@`));
     expect((await eagerStarts(queued)).eager).toBe(0);
+    expect((await answers(queued)).here).toBe(0);
+    expect((await answers(queued)).workflow).toBeGreaterThanOrEqual(1);
   });
 
   it('survive the API being killed mid-page: a worker process runs the scrape again, and it is stored and charged once', async () => {
