@@ -3,7 +3,7 @@ import type { BrowserScraper } from '../src/browser/browser-scraper';
 import { pageCredits } from '../src/credits/pricing';
 import type { Db } from '../src/db/client';
 import { findCachedPage, findStoredPage, storeFailedPage, storeScrapedPage, type StoredPage } from '../src/jobs/page-store';
-import { chargedPerPage, extractsJson, type PageTask, type PageTaskFailure, type PageTaskOutcome } from '../src/jobs/page-task';
+import { chargedPerPage, extractsJson, finishesJob, type PageTask, type PageTaskFailure, type PageTaskOutcome } from '../src/jobs/page-task';
 import { cachedPageAsScraped } from '../src/jobs/cached-page';
 import { contentVariant } from '../src/scrape/content-variant';
 import { indexableWith } from '../src/search/index-fields';
@@ -40,7 +40,7 @@ async function store(db: Db, task: PageTask, page: ScrapedPage, variant: string)
   const stored = await storeScrapedPage(db, task, page, { amount: credits, operation: task.operation, idempotencyKey: task.chargeKey }, {
     keepRawHtml: keepsMarkup(task),
     searchable: indexableWith(task.options),
-    finishJob: task.finishJob && !deferred,
+    finishJob: finishesJob(task),
     variant,
   });
   return { kind: 'stored', ...stored };
@@ -72,7 +72,7 @@ export function createHttpScrapeActivity(deps: HttpScrapeActivityDeps) {
         if (result.kind === 'needs-browser') return result;
         return store(deps.db, task, result.page, variant);
       });
-      if (outcome.kind === 'stored' && task.finishJob && !extractsJson(task)) deps.onFinished?.(task.jobId, outcome);
+      if (outcome.kind === 'stored' && finishesJob(task)) deps.onFinished?.(task.jobId, outcome);
       return outcome;
     },
   };

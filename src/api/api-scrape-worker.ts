@@ -48,7 +48,7 @@ export class ApiScrapeWorker {
   private ran = false;
   private readonly stopping = new AbortController();
   /** The scrapes this worker stored, for the requests of this process that wait for them. */
-  readonly finished = new FinishedScrapes();
+  readonly finishedScrapes = new FinishedScrapes();
   private done: Promise<void> = Promise.resolve();
   private closed: Promise<void> | undefined;
 
@@ -130,7 +130,7 @@ export class ApiScrapeWorker {
       workflowBundle,
       // Only the plain-HTTP step, which the scrape workflow runs as a local activity; its
       // regular activities stay with the worker processes.
-      activities: createHttpScrapeActivity({ db: database.db, http: scraping.http, onFinished: (jobId, page) => this.finished.finished(jobId, page) }),
+      activities: createHttpScrapeActivity({ db: database.db, http: scraping.http, onFinished: (jobId, page) => this.finishedScrapes.settle(jobId, page) }),
       enableNonLocalActivities: false,
       shutdownGraceTime: SHUTDOWN_GRACE,
       ...(tracing && { interceptors: { activity: tracing.interceptors.activity ?? [] }, sinks: tracing.sinks }),

@@ -25,7 +25,7 @@ export class FinishedScrapes {
   }
 
   /** The job's page is stored and the job finished; wakes its request if it waits in this process. */
-  finished(jobId: string, page: StoredPage): void {
+  settle(jobId: string, page: StoredPage): void {
     this.waiting.get(jobId)?.(page);
   }
 }

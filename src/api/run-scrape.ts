@@ -64,7 +64,7 @@ export async function runScrape(
   const workflowId = `scrape-${jobId}`;
   // Should this process's scrape worker run it (an eager start), the page is read as soon as it
   // is committed there, without waiting for the workflow's completion to come back through Temporal.
-  const here = deps.scrapeWorker?.finished.expect(jobId);
+  const here = deps.scrapeWorker?.finishedScrapes.expect(jobId);
   try {
     await startScrapeWorkflow(deps, {
       taskQueue: deps.config.taskQueues.scrape,
@@ -94,8 +94,8 @@ export async function runScrape(
     const run = deps.temporal.workflow
       .getHandle<typeof scrapeWorkflow>(workflowId)
       .result()
-      .then(({ pageId }) => ({ pageId, from: 'workflow' }));
-    const storedHere = here?.stored.then(({ pageId }) => ({ pageId, from: 'here' }));
+      .then(({ pageId }) => ({ pageId, from: 'workflow' as const }));
+    const storedHere = here?.stored.then(({ pageId }) => ({ pageId, from: 'here' as const }));
     const outcome = await awaitWorkflowResult(storedHere ? Promise.race([run, storedHere]) : run, options.timeout + llmMs, 'scrape', {
       clientGone,
       cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel(),

@@ -153,7 +153,7 @@ export interface PageFailure {
   attempts: number;
 }
 
-/** Records that a page failed for good; a page that succeeded meanwhile is left alone. */
+/** Records that a page failed for good; a page that succeeded meanwhile, and its job, are left alone. */
 export async function storeFailedPage(db: Db, ref: PageRef, failure: PageFailure, finishJob: boolean): Promise<void> {
   const values = { status: 'failed' as const, errorCode: failure.code, error: failure.message, attempts: failure.attempts };
   await db.transaction(async (tx) => {
@@ -162,10 +162,12 @@ export async function storeFailedPage(db: Db, ref: PageRef, failure: PageFailure
       .values({ ...(ref.pageId && { id: ref.pageId }), jobId: ref.jobId, urlKey: ref.urlKey, url: ref.url, depth: ref.depth, ...values })
       .onConflictDoUpdate({ target: [pages.jobId, pages.urlKey], set: values, setWhere: ne(pages.status, 'scraped') });
     if (finishJob) {
+      // Nor a job its page completed: a stored page may already have been answered, and a
+      // workflow that lost that attempt's result (its worker died) records a failure after it.
       await tx
         .update(jobs)
         .set({ status: 'failed', errorCode: failure.code, error: failure.message, finishedAt: new Date() })
-        .where(eq(jobs.id, ref.jobId));
+        .where(and(eq(jobs.id, ref.jobId), ne(jobs.status, 'completed')));
     }
   });
 }

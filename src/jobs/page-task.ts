@@ -25,6 +25,11 @@ export function extractsJson(task: Pick<PageTask, 'operation' | 'options'>): boo
   return task.operation === 'extract' || task.options.formats.includes('json');
 }
 
+/** Whether storing the page finishes its job: a single-page job's, unless a json extraction follows. */
+export function finishesJob(task: Pick<PageTask, 'finishJob' | 'operation' | 'options'>): boolean {
+  return task.finishJob && !extractsJson(task);
+}
+
 /**
  * Whether the page (and its json extraction) is charged on its own. A search's pages are not:
  * the search charges per result it returns, once, when it finishes.

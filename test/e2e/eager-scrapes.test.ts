@@ -93,6 +93,15 @@ describe('scrapes the API starts', () => {
     expect(sampleSum(m, 'temporal_workflow_task_execution_latency_seconds_count', { task_queue: `${inject('queuePrefix')}-eager-scrape` })).toBeGreaterThanOrEqual(1);
   });
 
+  it('are answered from their workflow when a json extraction follows the page', async () => {
+    const before = await answers(eager);
+    const schema = { type: 'object', properties: { title: { type: 'string' } } };
+    const { status, body } = await api('/v1/scrape', { baseUrl: eager.apiUrl, body: { url: `${site.url}/tides`, formats: ['json'], jsonOptions: { schema } } });
+    expect(status).toBe(200);
+    expect(body.data.json).toMatchObject({ title: 'Tide table' });
+    expect(await answers(eager)).toEqual({ here: before.here, workflow: before.workflow + 1 });
+  });
+
   it('run on the worker processes when the API runs no scrape worker (EAGER_SCRAPES=false)', async () => {
     const { status, body } = await api('/v1/scrape', { baseUrl: queued.apiUrl, body: { url: `${site.url}/tides` } });
     expect(status).toBe(200);

@@ -13,10 +13,16 @@ beforeAll(async () => {
 });
 afterAll(() => connection?.close());
 
+/**
+ * A scrape's id once its workflow has closed: the API may answer a scrape its own worker ran as
+ * soon as the page is stored, a few milliseconds before the workflow's completion is recorded.
+ */
 async function scrapeId(body: Record<string, unknown>): Promise<string> {
   const { status, body: answer } = await api('/v1/scrape', { body });
   expect(status).toBe(200);
-  return answer.data.metadata.scrapeId;
+  const id: string = answer.data.metadata.scrapeId;
+  await client.workflow.getHandle(`scrape-${id}`).result();
+  return id;
 }
 
 

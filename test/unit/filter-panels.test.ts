@@ -16,6 +16,17 @@ describe('dropFilterPanels', () => {
     expect(text).toContain('Gift wrap');
   });
 
+  it("keeps each card's quick-add form, and the forms of choices that would together be half the page", () => {
+    const sizes = ['XS', 'S', 'M', 'L', 'XL'].map((size) => `<input type="radio" name="size" id="${size}"><label for="${size}">${size}</label>`).join('');
+    const cards = Array.from({ length: 6 }, (_, i) => `<form action="/cart/add"><a href="/tees/${i}">Cotton tee ${i}</a><span>$20</span>${sizes}</form>`).join('');
+    expect(prunedText(`<h2>Tees</h2>${cards}`, dropFilterPanels)).toContain('Cotton tee 5');
+    const panel = (i: number) => `<form>${['Red', 'Blue', 'Green', 'Black'].map((c) => `<input type="checkbox" id="${c}${i}"><label for="${c}${i}">${c} ${i}</label>`).join('')}</form>`;
+    // Each panel is well under half the page, but the two together are not: one stays.
+    const text = prunedText(`<p>Paints</p>${panel(1)}${panel(2)}`, dropFilterPanels);
+    expect(text).not.toContain('Red 1');
+    expect(text).toContain('Red 2');
+  });
+
   it('keeps a form with more to say than its labels, and a form of choices that is most of the page', () => {
     const wrapped = `<form>${['a', 'b', 'c', 'd'].map((v) => `<input type="checkbox" id="${v}"><label for="${v}">Option ${v}</label>`).join('')}<ul>${items}</ul></form>`;
     expect(prunedText(wrapped, dropFilterPanels)).toContain('Staunton chess set 5');

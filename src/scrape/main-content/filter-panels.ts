@@ -15,17 +15,23 @@ const LABEL_LENGTH = 60;
  * Removes, in place, the filter panels of a grid or a list of results: forms of choices that
  * narrow the items ("Price Range", "Colour of Board", "Show only in stock products"), whatever
  * their class is named. They are the same on every category page of the site, not its items.
- * Not a form that holds half the region.
+ * A form that links to other pages holds items (a card in its quick-add form, a grid in a
+ * "compare selected" form), and one holding the page's `<h1>` holds its title: both stay. All
+ * the panels together take less than half the region: more is what the page is for (a store's
+ * index of part categories, each a checkbox).
  */
 export function dropFilterPanels(root: Element): void {
-  const forms = [...root.querySelectorAll('form')];
+  const forms = root.querySelectorAll('form');
   if (forms.length === 0) return;
-  // A form of choices that is half the region is what the page is for (a store's index of part categories, each a checkbox).
-  const limit = visibleLength(root) * 0.5;
-  for (const form of forms) {
-    if (!root.contains(form)) continue;
+  let budget = visibleLength(root) * 0.5;
+  const title = root.querySelector('h1');
+  // parse5 never nests a form in a form, so removing one leaves the others in place.
+  for (const form of [...forms]) {
     const choices = form.querySelectorAll(CHOICE).length;
-    const length = choices >= MIN_CHOICES ? visibleLength(form) : Infinity;
-    if (length <= choices * LABEL_LENGTH && length < limit) form.remove();
+    if (choices < MIN_CHOICES || form.querySelector('a[href]') || (title && form.contains(title))) continue;
+    const length = visibleLength(form);
+    if (length > choices * LABEL_LENGTH || length >= budget) continue;
+    budget -= length;
+    form.remove();
   }
 }

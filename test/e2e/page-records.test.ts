@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { jobs, ledger, pages } from '../../src/db/schema';
+import { createJob } from '../../src/jobs/job-store';
+import { storeFailedPage, storeScrapedPage } from '../../src/jobs/page-store';
+import { processPlain } from '../../src/scrape/process/process-plain';
+import { createTeamWithKey } from '../helpers/accounts';
+import { testDatabase } from '../helpers/db';
+
+/** What Postgres keeps of a single-page job, as the scrape activities write it. */
+describe('a single-page job in Postgres', () => {
+  it('stays completed with its page and one charge when a failure is recorded after the page was stored', async () => {
+    // The case: a worker stored the page (and the API may have answered it), then died before
+    // its workflow learnt so; the workflow's retries ran out and it records the page as failed.
+    const { db } = testDatabase();
+    const { teamId } = await createTeamWithKey(db, 'late-failure', 10);
+    const jobId = randomUUID();
+    const url = 'https://example.com/tides';
+    await createJob(db, { id: jobId, teamId, kind: 'scrape', url, options: {}, ttlHours: 1 });
+    const ref = { jobId, teamId, url, urlKey: url, depth: 0, pageId: jobId };
+    const page = { finalUrl: url, statusCode: 200, contentType: 'text/plain', renderer: 'http' as const, content: processPlain('High water at 06:12.', 'text'), timing: {} };
+    await storeScrapedPage(db, ref, page, { amount: 1, operation: 'scrape', idempotencyKey: `scrape:${jobId}` }, { keepRawHtml: false, searchable: false, finishJob: true, variant: 'default' });
+    await storeFailedPage(db, ref, { code: 'SCRAPE_TIMEOUT', message: 'The page did not finish within its timeout', attempts: 3 }, true);
+
+    const [job] = await db.select({ status: jobs.status, errorCode: jobs.errorCode }).from(jobs).where(eq(jobs.id, jobId));
+    expect(job).toEqual({ status: 'completed', errorCode: null });
+    const [stored] = await db.select({ status: pages.status, text: pages.text }).from(pages).where(eq(pages.id, jobId));
+    expect(stored).toEqual({ status: 'scraped', text: 'High water at 06:12.' });
+    expect(await db.select({ amount: ledger.amount }).from(ledger).where(eq(ledger.idempotencyKey, `scrape:${jobId}`))).toEqual([{ amount: -1 }]);
+  });
+});
