@@ -1,5 +1,5 @@
 import { jsonLdNodes } from './schema-types';
-import { squash } from './text-lines';
+import { squash, visibleLength } from './text-lines';
 
 /**
  * The author's bio box under a post ("Jean-Luc started CNX Software in 2010..."): the same under
@@ -19,7 +19,6 @@ const KEY_LENGTH = 60;
 const MAX_DEPTH = 6;
 
 const PERSON_ITEM = /(?:^|\/)Person$/i;
-const length = (element: Element) => squash(element.textContent).length;
 
 /** Descriptions of the people in the page's JSON-LD (authors, editors), as plain text. */
 export function personDescriptions(jsonLd: readonly unknown[]): string[] {
@@ -51,19 +50,19 @@ function innermostHolding(root: Element, key: string): Element | null {
  * or half its text is the page itself (a profile page), and stays.
  */
 export function dropAuthorBios(root: Element, descriptions: readonly string[]): void {
-  const rootLength = length(root);
+  const rootLength = visibleLength(root);
   const title = root.querySelector('h1');
   const drop = (box: Element) => {
-    if (box !== root && !(title && box.contains(title)) && length(box) < rootLength * 0.5) box.remove();
+    if (box !== root && !(title && box.contains(title)) && visibleLength(box) < rootLength * 0.5) box.remove();
   };
   for (const person of [...root.querySelectorAll('[itemtype]')]) {
-    if (root.contains(person) && PERSON_ITEM.test((person.getAttribute('itemtype') ?? '').trim()) && length(person) >= BIO_LENGTH) drop(person);
+    if (root.contains(person) && PERSON_ITEM.test((person.getAttribute('itemtype') ?? '').trim()) && visibleLength(person) >= BIO_LENGTH) drop(person);
   }
   for (const description of descriptions) {
     const shown = innermostHolding(root, description.slice(0, KEY_LENGTH));
     if (!shown || shown === root) continue;
     let box = shown;
-    for (let up = box.parentElement; up && up !== root && !(title && up.contains(title)) && length(up) <= description.length + BOX_EXTRA; up = up.parentElement) box = up;
+    for (let up = box.parentElement; up && up !== root && !(title && up.contains(title)) && visibleLength(up) <= description.length + BOX_EXTRA; up = up.parentElement) box = up;
     drop(box);
   }
 }

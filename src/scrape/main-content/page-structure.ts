@@ -1,5 +1,5 @@
 import type { PageStructure } from './page-type';
-import { squash } from './text-lines';
+import { squash, squashedLength } from './text-lines';
 
 const PRICE = /(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|\$|£|kr|zł|USD|EUR|GBP))(?!\w)/g;
 const CART = /add to (?:cart|bag|basket|trolley)|buy now|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen/i;
@@ -43,7 +43,7 @@ export function measureStructure(root: Element): PageStructure {
     for (let child = element.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === 3) {
         const text = (child as Text).data;
-        s.textLength += squash(text).length;
+        s.textLength += squashedLength(text);
         s.prices += text.match(PRICE)?.length ?? 0;
         s.dates += text.match(DATE)?.length ?? 0;
       } else if (child.nodeType === 1) {
@@ -55,7 +55,7 @@ export function measureStructure(root: Element): PageStructure {
             s.codeBlocks++;
             break;
           case 'p': {
-            const length = squash(el.textContent).length;
+            const length = squashedLength(el.textContent);
             if (length >= PROSE_PARAGRAPH) s.proseLength += length;
             break;
           }

@@ -1,9 +1,37 @@
 /** Text with its whitespace collapsed, as it reads on screen. */
 export const squash = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim();
 
+/** Whether a UTF-16 code unit is whitespace to a regular expression's `\s` (ASCII and Unicode spaces). */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return code === 160 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
+/**
+ * `squash(text).length`, counted without building the squashed string: the main-content rules
+ * measure every block's text, often more than once, and that garbage was a tenth of their time.
+ */
+export function squashedLength(text: string | null | undefined): number {
+  if (!text) return 0;
+  let length = 0;
+  // A run of whitespace counts as one space, and only once text follows it (trimmed at both ends).
+  let pendingSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) {
+      pendingSpace = length > 0;
+    } else {
+      if (pendingSpace) length++;
+      pendingSpace = false;
+      length++;
+    }
+  }
+  return length;
+}
+
 /** A node's text as it reads on screen, whitespace collapsed: its length. */
 export function visibleLength(node: Node | null | undefined): number {
-  return squash(node?.textContent).length;
+  return squashedLength(node?.textContent);
 }
 
 /** Markup inside a line of text: a label with a link, an icon or emphasis in it is still one line. */
