@@ -1,17 +1,22 @@
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { Gauge } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
 import { METRIC_PREFIX, metrics } from '../metrics/registry';
+import { LoopStallTimer } from './loop-stall-timer';
 
 /** How often the limit is recalibrated. */
 const WINDOW_MS = 250;
-/** How often the loop's timer is due; the histogram's values include this much. */
-const RESOLUTION_MS = 10;
 /** What a late window multiplies the limit by. */
 const BACKOFF = 0.75;
 
 const limitGauge = new Gauge({
   name: `${METRIC_PREFIX}scrape_replica_limit`,
   help: "Scrapes and screenshots this API replica takes at once now: its adaptive limit, lowered while its event loop runs late (SCRAPE_LOOP_DELAY_MS); 0 when MAX_SCRAPES_IN_FLIGHT is 0 (no limit).",
+  registers: [metrics],
+});
+
+const stallHistogram = new Histogram({
+  name: `${METRIC_PREFIX}scrape_replica_loop_stall_seconds`,
+  help: "This API replica's longest event-loop stall in each 250 ms window, as its adaptive scrape limit times it (unlike nodejs_eventloop_lag_*, it sees stalls inside timer callbacks).",
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
   registers: [metrics],
 });
 
@@ -31,21 +36,19 @@ export interface LoopDelayLimitOptions {
  * do (AIMD): every 250 ms, a window whose loop ran later than the target cuts the limit by a
  * quarter, and a window that ran on time while the limit turned requests away raises it by one.
  * The deployment-wide count (MAX_SCRAPES_IN_FLIGHT) stays the ceiling.
+ *
+ * The lateness is timed by a LoopStallTimer, which sees stalls Node's own histogram misses.
  */
 export class LoopDelayLimit {
   private limit: number;
   private bound = false;
-  private readonly delays: IntervalHistogram | undefined;
-  private readonly timer: NodeJS.Timeout | undefined;
+  private readonly stalls: LoopStallTimer | undefined;
 
   constructor(private readonly options: LoopDelayLimitOptions) {
     this.limit = options.max;
     limitGauge.set(this.limit);
     if (options.targetDelayMs <= 0) return;
-    this.delays = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-    this.delays.enable();
-    this.timer = setInterval(() => this.calibrate(), WINDOW_MS);
-    this.timer.unref();
+    this.stalls = new LoopStallTimer(WINDOW_MS, (lateMs) => this.calibrate(lateMs));
   }
 
   /** Scrapes this replica may hold now. */
@@ -59,15 +62,11 @@ export class LoopDelayLimit {
   }
 
   close(): void {
-    clearInterval(this.timer);
-    this.delays?.disable();
+    this.stalls?.stop();
   }
 
-  private calibrate(): void {
-    const delays = this.delays!;
-    // The histogram times each timer from the previous one: its max, less the resolution, is the window's longest stall.
-    const lateMs = delays.count > 0 ? delays.max / 1e6 - RESOLUTION_MS : 0;
-    delays.reset();
+  private calibrate(lateMs: number): void {
+    stallHistogram.observe(Math.max(0, lateMs) / 1000);
     if (lateMs > this.options.targetDelayMs) this.limit = Math.max(1, Math.floor(this.limit * BACKOFF));
     else if (this.bound) this.limit = Math.min(this.options.max, this.limit + 1);
     this.bound = false;

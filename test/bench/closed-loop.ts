@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** One call's outcome: HTTP status (0: no answer), how long it took, and the `Retry-After` it was told. */
+/** One call's outcome: HTTP status (0: no answer), when it began and how long it took, and the `Retry-After` it was told. */
 export interface Answer {
   status: number;
+  /** performance.now() at the call's start. */
+  at: number;
   ms: number;
   retryAfter: number;
 }
@@ -38,9 +40,9 @@ export async function apiScrape(apiUrl: string, key: string, url: string, option
       body: JSON.stringify({ url, timeout: 60_000, ...options }),
     });
     await response.arrayBuffer();
-    return { status: response.status, ms: performance.now() - started, retryAfter: Number(response.headers.get('retry-after') ?? 0) };
+    return { status: response.status, at: started, ms: performance.now() - started, retryAfter: Number(response.headers.get('retry-after') ?? 0) };
   } catch {
-    return { status: 0, ms: performance.now() - started, retryAfter: 0 };
+    return { status: 0, at: started, ms: performance.now() - started, retryAfter: 0 };
   }
 }
 

@@ -346,7 +346,7 @@ export async function run(): Promise<void> {
         () => 200,
         () => 500,
       );
-      return { status, ms: performance.now() - started, retryAfter: 0 };
+      return { status, at: started, ms: performance.now() - started, retryAfter: 0 };
     };
     const api = () => apiScrape(env.stack.apiUrl, env.team.key, smallUrl);
     // Warm-up, so neither side is measured with a cold JIT, pool or connection.

@@ -41,7 +41,7 @@ export async function startTemporalFloor(address: string): Promise<TemporalFloor
         () => 200,
         () => 500,
       );
-      return { status, ms: performance.now() - started, retryAfter: 0 };
+      return { status, at: started, ms: performance.now() - started, retryAfter: 0 };
     },
     async close() {
       worker.shutdown();
