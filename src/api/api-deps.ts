@@ -47,7 +47,7 @@ export function openApiDeps(config: Config, logger: Logger, options: ApiProcessO
   const temporal = createApiTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, clientTracingInterceptors(!!config.OTEL_EXPORTER_OTLP_ENDPOINT));
   const images = createImageStore(config);
   const screenshots = new ScreenshotStore(database.db, images, { publicUrl: config.PUBLIC_URL, ttlSeconds: config.SCREENSHOT_TTL_SECONDS });
-  const admission = new ScrapeAdmission(database.db, config.MAX_SCRAPES_IN_FLIGHT, config.SCRAPE_LOOP_DELAY_MS, logger);
+  const admission = new ScrapeAdmission(database.db, config.MAX_SCRAPES_IN_FLIGHT, { targetDelayMs: config.SCRAPE_LOOP_DELAY_MS, targetBusyPercent: config.SCRAPE_LOOP_BUSY_PERCENT }, logger);
   const scrapeWorker = options.scrapeWorker ? new ApiScrapeWorker({ config, logger, tracing: options.tracing }) : undefined;
   return {
     deps: { config, db: database.db, temporal, gate: new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS), logger, screenshots, admission, ...(scrapeWorker && { scrapeWorker, temporalMetricsUrl: options.temporalMetricsUrl }) },

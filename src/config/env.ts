@@ -157,6 +157,12 @@ const envSchema = z
      * once (an adaptive limit under MAX_SCRAPES_IN_FLIGHT), so its own refusals stay fast; 0: off.
      */
     SCRAPE_LOOP_DELAY_MS: int(60),
+    /**
+     * Share of the time, in percent, an API replica's event loop may be busy before it holds
+     * fewer scrapes and screenshots at once (the same adaptive limit), so requests do not queue
+     * behind its work; 0: off.
+     */
+    SCRAPE_LOOP_BUSY_PERCENT: int(85).refine((p) => p <= 100, 'must be a percentage (0-100)'),
     /** Hours a job's results stay readable. */
     JOB_TTL_HOURS: int(24, 1),
     /** pino log level. */

@@ -1,3 +1,4 @@
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { Gauge, Histogram } from 'prom-client';
 import { METRIC_PREFIX, metrics } from '../metrics/registry';
 import { LoopStallTimer } from './loop-stall-timer';
@@ -9,7 +10,7 @@ const BACKOFF = 0.75;
 
 const limitGauge = new Gauge({
   name: `${METRIC_PREFIX}scrape_replica_limit`,
-  help: "Scrapes and screenshots this API replica takes at once now: its adaptive limit, lowered while its event loop runs late (SCRAPE_LOOP_DELAY_MS); 0 when MAX_SCRAPES_IN_FLIGHT is 0 (no limit).",
+  help: "Scrapes and screenshots this API replica takes at once now: its adaptive limit, lowered while its event loop runs late or busy (SCRAPE_LOOP_DELAY_MS, SCRAPE_LOOP_BUSY_PERCENT); 0 when MAX_SCRAPES_IN_FLIGHT is 0 (no limit).",
   registers: [metrics],
 });
 
@@ -23,8 +24,10 @@ const stallHistogram = new Histogram({
 export interface LoopDelayLimitOptions {
   /** The most the limit may grow to: the deployment-wide capacity. */
   max: number;
-  /** Event-loop delay, in ms, past which a window counts as overloaded; 0 keeps the limit at `max`. */
+  /** Event-loop delay, in ms, past which a window counts as overloaded; 0: not this signal. */
   targetDelayMs: number;
+  /** Share of a window, in percent, the event loop may spend busy before the window counts as overloaded; 0: not this signal. */
+  targetBusyPercent: number;
 }
 
 /**
@@ -33,8 +36,12 @@ export interface LoopDelayLimitOptions {
  * thread, beside the HTTP handling; past what that thread keeps up with, every request waits
  * for it, refusals included (at 128 clients on 2 cores a third-of-a-second stall held up every
  * request that arrived in it). So, as TCP's congestion window and Netflix's concurrency-limits
- * do (AIMD): every 250 ms, a window whose loop ran later than the target cuts the limit by a
- * quarter, and a window that ran on time while the limit turned requests away raises it by one.
+ * do (AIMD): every 250 ms, a window whose loop ran later than the target, or was busy for more
+ * of the window than its target, cuts the limit by a quarter, and any other window in which the
+ * limit turned requests away raises it by one. Busy counts as well as late: a loop that never
+ * stalls long but is never idle either makes each request wait behind all the others' work (at
+ * 128 clients on 2 cores a refusal took 26 ms at p50 and 93-165 ms at p99 with stalls under
+ * 60 ms; kept at most 85% busy, 6-7 ms and 47-64 ms).
  * The deployment-wide count (MAX_SCRAPES_IN_FLIGHT) stays the ceiling.
  *
  * The lateness is timed by a LoopStallTimer, which sees stalls Node's own histogram misses.
@@ -43,11 +50,14 @@ export class LoopDelayLimit {
   private limit: number;
   private bound = false;
   private readonly stalls: LoopStallTimer | undefined;
+  /** Node's count of the loop's busy and idle time when the current window began. */
+  private busy: EventLoopUtilization | undefined;
 
   constructor(private readonly options: LoopDelayLimitOptions) {
     this.limit = options.max;
     limitGauge.set(this.limit);
-    if (options.targetDelayMs <= 0) return;
+    if (options.targetDelayMs <= 0 && options.targetBusyPercent <= 0) return;
+    this.busy = performance.eventLoopUtilization();
     this.stalls = new LoopStallTimer(WINDOW_MS, (lateMs) => this.calibrate(lateMs));
   }
 
@@ -67,7 +77,11 @@ export class LoopDelayLimit {
 
   private calibrate(lateMs: number): void {
     stallHistogram.observe(Math.max(0, lateMs) / 1000);
-    if (lateMs > this.options.targetDelayMs) this.limit = Math.max(1, Math.floor(this.limit * BACKOFF));
+    const { targetDelayMs, targetBusyPercent } = this.options;
+    const now = performance.eventLoopUtilization();
+    const busyPercent = 100 * performance.eventLoopUtilization(now, this.busy).utilization;
+    this.busy = now;
+    if ((targetDelayMs > 0 && lateMs > targetDelayMs) || (targetBusyPercent > 0 && busyPercent > targetBusyPercent)) this.limit = Math.max(1, Math.floor(this.limit * BACKOFF));
     else if (this.bound) this.limit = Math.min(this.options.max, this.limit + 1);
     this.bound = false;
     limitGauge.set(this.limit);

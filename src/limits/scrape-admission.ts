@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { jobs, teamLimits, type JobKind } from '../db/schema';
 import { AppError } from '../errors';
 import { RESULT_GRACE_MS } from '../temporal/await-result';
-import { LoopDelayLimit } from './loop-delay-limit';
+import { LoopDelayLimit, type LoopDelayLimitOptions } from './loop-delay-limit';
 
 /** Jobs a client waits on whose work is one page: the work saturation counts. */
 const SINGLE_PAGE_KINDS: JobKind[] = ['scrape', 'screenshot'];
@@ -116,11 +116,11 @@ export class ScrapeAdmission {
     private readonly db: Db,
     /** Single-page jobs the deployment takes at once (MAX_SCRAPES_IN_FLIGHT); 0: no limit. */
     private readonly capacity: number,
-    /** This replica's event-loop delay (ms) past which it holds fewer (SCRAPE_LOOP_DELAY_MS); 0: only `capacity` counts. */
-    targetLoopDelayMs: number,
+    /** This replica's event-loop targets past which it holds fewer (SCRAPE_LOOP_DELAY_MS, SCRAPE_LOOP_BUSY_PERCENT); both 0: only `capacity` counts. */
+    loopTargets: Omit<LoopDelayLimitOptions, 'max'>,
     private readonly logger: Logger,
   ) {
-    this.replicaLimit = new LoopDelayLimit({ max: capacity, targetDelayMs: capacity > 0 ? targetLoopDelayMs : 0 });
+    this.replicaLimit = new LoopDelayLimit(capacity > 0 ? { max: capacity, ...loopTargets } : { max: 0, targetDelayMs: 0, targetBusyPercent: 0 });
     this.timer = setInterval(() => void this.recount(), RECOUNT_INTERVAL_MS);
     this.timer.unref();
     void this.recount();

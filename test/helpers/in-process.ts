@@ -27,6 +27,7 @@ export function inProcessConfig(env: Record<string, string> = {}): Config {
     RATE_LIMIT_PER_MINUTE: '0',
     // This process's event loop runs the test too: the replica limit it follows is not the API's alone.
     SCRAPE_LOOP_DELAY_MS: '0',
+    SCRAPE_LOOP_BUSY_PERCENT: '0',
     ...env,
   });
 }

@@ -23,8 +23,8 @@ export function startOwnStack(name: string, o: OwnStackOptions): Promise<Stack> 
     queuePrefix: `${inject('queuePrefix')}-${name}`,
     logDir: path.join(inject('logDir'), name),
     // A replica's adaptive limit follows its event loop, which on a machine running many test
-    // files at once runs late for the neighbours' sake: a test's few scrapes must not be refused
-    // for that. (backpressure.test.ts tests the limit on a replica of its own.)
-    env: { SCRAPE_LOOP_DELAY_MS: '0', ...o.env },
+    // files at once runs late and busy for the neighbours' sake: a test's few scrapes must not be
+    // refused for that. (backpressure.test.ts and loop-delay-limit.test.ts test the limit.)
+    env: { SCRAPE_LOOP_DELAY_MS: '0', SCRAPE_LOOP_BUSY_PERCENT: '0', ...o.env },
   });
 }
