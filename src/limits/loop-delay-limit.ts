@@ -40,8 +40,8 @@ export interface LoopDelayLimitOptions {
  * of the window than its target, cuts the limit by a quarter, and any other window in which the
  * limit turned requests away raises it by one. Busy counts as well as late: a loop that never
  * stalls long but is never idle either makes each request wait behind all the others' work (at
- * 128 clients on 2 cores a refusal took 26 ms at p50 and 93-165 ms at p99 with stalls under
- * 60 ms; kept at most 85% busy, 6-7 ms and 47-64 ms).
+ * 128 clients on 2 cores a refusal took 17-26 ms at p50 and 93-165 ms at p99 with stalls under
+ * 60 ms; kept at most 85% busy, 7-9 ms and 36-47 ms).
  * The deployment-wide count (MAX_SCRAPES_IN_FLIGHT) stays the ceiling.
  *
  * The lateness is timed by a LoopStallTimer, which sees stalls Node's own histogram misses.
