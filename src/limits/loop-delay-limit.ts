@@ -4,7 +4,7 @@ import { METRIC_PREFIX, metrics } from '../metrics/registry';
 import { LoopStallTimer } from './loop-stall-timer';
 
 /** How often the limit is recalibrated. */
-const WINDOW_MS = 250;
+export const LIMIT_WINDOW_MS = 250;
 /** What a late window multiplies the limit by. */
 const BACKOFF = 0.75;
 
@@ -26,8 +26,14 @@ export interface LoopDelayLimitOptions {
   max: number;
   /** Event-loop delay, in ms, past which a window counts as overloaded; 0: not this signal. */
   targetDelayMs: number;
-  /** Share of a window, in percent, the event loop may spend busy before the window counts as overloaded; 0: not this signal. */
+  /** Share of a window, in percent, the event loop may spend busy before the window counts as overloaded; 0 (or 100): not this signal. */
   targetBusyPercent: number;
+  /**
+   * The scrapes the replica holds now. An overloaded window cuts the limit only while it holds
+   * some: a loop busy with other work (starting up, say) is not eased by refusing scrapes, and
+   * a limit cut then would refuse the first ones to come for seconds.
+   */
+  holding: () => number;
 }
 
 /**
@@ -40,8 +46,8 @@ export interface LoopDelayLimitOptions {
  * of the window than its target, cuts the limit by a quarter, and any other window in which the
  * limit turned requests away raises it by one. Busy counts as well as late: a loop that never
  * stalls long but is never idle either makes each request wait behind all the others' work (at
- * 128 clients on 2 cores a refusal took 17-26 ms at p50 and 93-165 ms at p99 with stalls under
- * 60 ms; kept at most 85% busy, 7-9 ms and 36-47 ms).
+ * 128 clients on 2 cores, past the clients' first second, a refusal took 17-26 ms at p50 and
+ * 93-165 ms at p99 with stalls under 60 ms; kept at most 85% busy, 7-9 ms and 36-47 ms).
  * The deployment-wide count (MAX_SCRAPES_IN_FLIGHT) stays the ceiling.
  *
  * The lateness is timed by a LoopStallTimer, which sees stalls Node's own histogram misses.
@@ -58,7 +64,7 @@ export class LoopDelayLimit {
     limitGauge.set(this.limit);
     if (options.targetDelayMs <= 0 && options.targetBusyPercent <= 0) return;
     this.busy = performance.eventLoopUtilization();
-    this.stalls = new LoopStallTimer(WINDOW_MS, (lateMs) => this.calibrate(lateMs));
+    this.stalls = new LoopStallTimer(LIMIT_WINDOW_MS, (lateMs) => this.calibrate(lateMs));
   }
 
   /** Scrapes this replica may hold now. */
@@ -76,12 +82,13 @@ export class LoopDelayLimit {
   }
 
   private calibrate(lateMs: number): void {
-    stallHistogram.observe(Math.max(0, lateMs) / 1000);
-    const { targetDelayMs, targetBusyPercent } = this.options;
+    stallHistogram.observe(lateMs / 1000);
+    const { targetDelayMs, targetBusyPercent, holding } = this.options;
     const now = performance.eventLoopUtilization();
     const busyPercent = 100 * performance.eventLoopUtilization(now, this.busy).utilization;
     this.busy = now;
-    if ((targetDelayMs > 0 && lateMs > targetDelayMs) || (targetBusyPercent > 0 && busyPercent > targetBusyPercent)) this.limit = Math.max(1, Math.floor(this.limit * BACKOFF));
+    const overloaded = (targetDelayMs > 0 && lateMs > targetDelayMs) || (targetBusyPercent > 0 && busyPercent > targetBusyPercent);
+    if (overloaded && holding() > 0) this.limit = Math.max(1, Math.floor(this.limit * BACKOFF));
     else if (this.bound) this.limit = Math.min(this.options.max, this.limit + 1);
     this.bound = false;
     limitGauge.set(this.limit);

@@ -117,10 +117,11 @@ export class ScrapeAdmission {
     /** Single-page jobs the deployment takes at once (MAX_SCRAPES_IN_FLIGHT); 0: no limit. */
     private readonly capacity: number,
     /** This replica's event-loop targets past which it holds fewer (SCRAPE_LOOP_DELAY_MS, SCRAPE_LOOP_BUSY_PERCENT); both 0: only `capacity` counts. */
-    loopTargets: Omit<LoopDelayLimitOptions, 'max'>,
+    loopTargets: Pick<LoopDelayLimitOptions, 'targetDelayMs' | 'targetBusyPercent'>,
     private readonly logger: Logger,
   ) {
-    this.replicaLimit = new LoopDelayLimit(capacity > 0 ? { max: capacity, ...loopTargets } : { max: 0, targetDelayMs: 0, targetBusyPercent: 0 });
+    const holding = () => this.held;
+    this.replicaLimit = new LoopDelayLimit(capacity > 0 ? { max: capacity, ...loopTargets, holding } : { max: 0, targetDelayMs: 0, targetBusyPercent: 0, holding });
     this.timer = setInterval(() => void this.recount(), RECOUNT_INTERVAL_MS);
     this.timer.unref();
     void this.recount();

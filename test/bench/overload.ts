@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectDatabase } from '../../src/db/client';
+import { LIMIT_WINDOW_MS } from '../../src/limits/loop-delay-limit';
 import { LoopStallTimer } from '../../src/limits/loop-stall-timer';
 import { html, startFixtureServer } from '../fixtures/fixture-server';
 import { createTeamWithKey } from '../helpers/accounts';
@@ -115,7 +116,7 @@ async function backpressure(env: Environment, teamB: string, small: string): Pro
   const apiBefore = await apiStallWindows(env);
   const logged = logLines(env);
   const benchWindows: number[] = [];
-  const benchStalls = new LoopStallTimer(250, (ms) => benchWindows.push(ms));
+  const benchStalls = new LoopStallTimer(LIMIT_WINDOW_MS, (ms) => benchWindows.push(ms));
   const { answers, seconds } = await closedLoop(CLIENTS, SECONDS, () => scrape(env, teamB, small));
   benchStalls.stop();
   const apiWindows = (await apiStallWindows(env)).map((n, i) => n - apiBefore[i]!);

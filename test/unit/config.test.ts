@@ -102,6 +102,12 @@ describe('loadConfig', () => {
     expect(byVariable.get('PORT')).toContain('(got "eighty")');
   });
 
+  it('takes the replica limit\'s busy target as a percentage', () => {
+    expect(loadConfig({ DATABASE_URL }).SCRAPE_LOOP_BUSY_PERCENT).toBe(85);
+    expect(loadConfig({ DATABASE_URL, SCRAPE_LOOP_BUSY_PERCENT: '0' }).SCRAPE_LOOP_BUSY_PERCENT).toBe(0);
+    expect(problemsOf({ DATABASE_URL, SCRAPE_LOOP_BUSY_PERCENT: '101' })).toEqual(['SCRAPE_LOOP_BUSY_PERCENT: must be a percentage (0-100) (got "101")']);
+  });
+
   it('refuses a port out of range', () => {
     expect(problemsOf({ DATABASE_URL, PORT: '70000' })).toEqual(['PORT: must be a TCP port (1-65535) (got "70000")']);
   });

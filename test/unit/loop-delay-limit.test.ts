@@ -8,13 +8,16 @@ function block(ms: number): void {
   while (Date.now() < until);
 }
 
+/** The replica holds one scrape throughout, unless a test says otherwise. */
+const holding = () => 1;
+
 describe('LoopDelayLimit', () => {
   let limit: LoopDelayLimit | undefined;
   afterEach(() => limit?.close());
 
   it('cuts the limit when the event loop runs later than the target, and raises it by one per on-time window while it turns requests away', async () => {
     // A generous target: a loaded test machine's own hiccups stay under it.
-    limit = new LoopDelayLimit({ max: 16, targetDelayMs: 300, targetBusyPercent: 0 });
+    limit = new LoopDelayLimit({ max: 16, targetDelayMs: 300, targetBusyPercent: 0, holding });
     expect(limit.current).toBe(16);
     await sleep(300);
     block(700);
@@ -42,7 +45,7 @@ describe('LoopDelayLimit', () => {
     ['a microtask queued by a timer', (stall) => setTimeout(() => queueMicrotask(stall), 20)],
   ];
   it.each(stallPlaces)('sees a stall in %s', async (_place, schedule) => {
-    limit = new LoopDelayLimit({ max: 16, targetDelayMs: 300, targetBusyPercent: 0 });
+    limit = new LoopDelayLimit({ max: 16, targetDelayMs: 300, targetBusyPercent: 0, holding });
     await sleep(300);
     schedule(() => block(700));
     await sleep(600);
@@ -50,7 +53,7 @@ describe('LoopDelayLimit', () => {
   });
 
   it('cuts the limit when the event loop is busy for more of a window than the target, though it never stalls long', async () => {
-    limit = new LoopDelayLimit({ max: 16, targetDelayMs: 300, targetBusyPercent: 85 });
+    limit = new LoopDelayLimit({ max: 16, targetDelayMs: 300, targetBusyPercent: 85, holding });
     await sleep(300);
     expect(limit.current).toBe(16);
     // 5 ms of work at a time, with the loop turning between: always busy, never late by much.
@@ -63,8 +66,21 @@ describe('LoopDelayLimit', () => {
     expect(limit.current).toBeLessThan(16);
   });
 
+  it('leaves the limit alone while the replica holds no scrapes, however late its loop runs', async () => {
+    let held = 0;
+    limit = new LoopDelayLimit({ max: 16, targetDelayMs: 300, targetBusyPercent: 85, holding: () => held });
+    await sleep(300);
+    block(700);
+    await sleep(300);
+    expect(limit.current).toBe(16);
+    held = 1;
+    block(700);
+    await sleep(300);
+    expect(limit.current).toBeLessThan(16);
+  });
+
   it('never goes past the ceiling nor below one', async () => {
-    limit = new LoopDelayLimit({ max: 2, targetDelayMs: 100, targetBusyPercent: 0 });
+    limit = new LoopDelayLimit({ max: 2, targetDelayMs: 100, targetBusyPercent: 0, holding });
     for (let i = 0; i < 4; i++) {
       block(400);
       await sleep(300);
@@ -78,7 +94,7 @@ describe('LoopDelayLimit', () => {
   });
 
   it('with no target keeps the limit at the ceiling', async () => {
-    limit = new LoopDelayLimit({ max: 8, targetDelayMs: 0, targetBusyPercent: 0 });
+    limit = new LoopDelayLimit({ max: 8, targetDelayMs: 0, targetBusyPercent: 0, holding });
     block(400);
     await sleep(300);
     expect(limit.current).toBe(8);
