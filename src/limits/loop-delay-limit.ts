@@ -16,7 +16,7 @@ const limitGauge = new Gauge({
 
 const stallHistogram = new Histogram({
   name: `${METRIC_PREFIX}scrape_replica_loop_stall_seconds`,
-  help: "This API replica's longest event-loop stall in each 250 ms window, as its adaptive scrape limit times it (unlike nodejs_eventloop_lag_*, it sees stalls inside timer callbacks).",
+  help: `This API replica's longest event-loop stall in each ${LIMIT_WINDOW_MS} ms window, as its adaptive scrape limit times it (unlike nodejs_eventloop_lag_*, it sees stalls inside timer callbacks).`,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
   registers: [metrics],
 });
