@@ -13,19 +13,27 @@ export interface CreditMovement {
   idempotencyKey: string;
 }
 
-/** One statement: the ledger row and the balance it moves, so a team's hot balance row is held briefly. */
-function movement(m: CreditMovement, sign: 1 | -1): SQL {
+/**
+ * The ledger row and the balance it moves, as two CTEs (`entry`, `balance`) for a statement's
+ * WITH; `onlyIf`, a condition on the statement's earlier CTEs, gates both.
+ */
+function movementCtes(m: CreditMovement, sign: 1 | -1, onlyIf?: SQL): SQL {
   return sql`
-    with entry as (
+    entry as (
       insert into ${ledger} (team_id, amount, operation, job_id, idempotency_key)
-      values (${m.teamId}::uuid, ${sign * m.amount}::int, ${m.operation}, ${m.jobId ?? null}::uuid, ${m.idempotencyKey})
+      select ${m.teamId}::uuid, ${sign * m.amount}::int, ${m.operation}, ${m.jobId ?? null}::uuid, ${m.idempotencyKey}
+      ${onlyIf ? sql`where ${onlyIf}` : sql``}
       on conflict (idempotency_key) do nothing
       returning amount
     ),
     balance as (
       update ${teams} set credits = credits + (select amount from entry) where id = ${m.teamId}::uuid and exists (select 1 from entry)
-    )
-    select count(*)::int as moved from entry`;
+    )`;
+}
+
+/** One statement: the ledger row and the balance it moves, so a team's hot balance row is held briefly. */
+function movement(m: CreditMovement, sign: 1 | -1): SQL {
+  return sql`with ${movementCtes(m, sign)} select count(*)::int as moved from entry`;
 }
 
 async function move(tx: Queryable, m: CreditMovement, sign: 1 | -1): Promise<boolean> {
@@ -46,6 +54,14 @@ export async function charge(tx: Tx, m: CreditMovement): Promise<boolean> {
 /** The statement of `charge`, for a transaction that sends it itself; null when there is nothing to take. */
 export function chargeStatement(m: CreditMovement): SQL | null {
   return m.amount > 0 ? movement(m, -1) : null;
+}
+
+/**
+ * `charge` as CTEs (`entry`, `balance`) for the WITH of a statement that writes what the credits
+ * pay for, taken only when `onlyIf` holds; null when there is nothing to take.
+ */
+export function chargeCtes(m: CreditMovement, onlyIf: SQL): SQL | null {
+  return m.amount > 0 ? movementCtes(m, -1, onlyIf) : null;
 }
 
 /** Adds credits, once per idempotency key. */

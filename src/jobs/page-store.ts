@@ -1,5 +1,5 @@
-import { and, desc, eq, gte, isNotNull, ne, sql, type SQLWrapper } from 'drizzle-orm';
-import { chargeStatement } from '../credits/ledger';
+import { and, desc, eq, gte, isNotNull, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { chargeCtes, chargeStatement, type CreditMovement } from '../credits/ledger';
 import type { Db, Queryable } from '../db/client';
 import { twoStepTransaction, type Rows } from '../db/two-step-transaction';
 import { jobs, pages } from '../db/schema';
@@ -70,11 +70,14 @@ export interface PageEffects {
 }
 
 /**
- * Stores a scraped page and its charge in one transaction of two round trips: the page's row
- * (and the effects' reads), then the effects, the charge and COMMIT together, so the rows every
- * page of a crawl or team shares (job, balance) are locked only while Postgres runs them (see
- * twoStepTransaction). A page already stored by an earlier attempt wins: its row is left as it
- * is, and neither effects nor a second charge are written.
+ * Stores a scraped page and its charge atomically. A page already stored by an earlier attempt
+ * wins: its row is left as it is, and neither effects nor a second charge are written.
+ *
+ * With effects, in one transaction of two round trips: the page's row (and the effects' reads),
+ * then the effects, the charge and COMMIT together, so the rows every page of a crawl or team
+ * shares (job, balance) are locked only while Postgres runs them (see twoStepTransaction).
+ * Without, in one statement: the page, the charge and the job's completion as CTEs of one
+ * WITH, gated on the page's write, in a single round trip (a scrape's answer waits for it).
  */
 export async function storeScrapedPage(
   db: Db,
@@ -131,17 +134,27 @@ export async function storeScrapedPage(
         .values({ ...(ref.pageId && { id: ref.pageId }), jobId: ref.jobId, urlKey: ref.urlKey, url: ref.url, depth: ref.depth, ...values, attempts: 1 })
         .onConflictDoUpdate({ target: [pages.jobId, pages.urlKey], set: values, setWhere: ne(pages.status, 'scraped') })
         .returning({ id: pages.id });
+  const charge: CreditMovement = { teamId: ref.teamId, amount: price.amount, operation: price.operation, jobId: ref.jobId, idempotencyKey: price.idempotencyKey };
+  const finish = (onlyIf?: SQL) => db.update(jobs).set({ status: 'completed', finishedAt: new Date() }).where(and(eq(jobs.id, ref.jobId), onlyIf));
   let pageId: string | undefined;
-  await twoStepTransaction(db, [write, ...(effects?.reads ?? [])], ([written, ...reads]) => {
-    pageId = written?.[0]?.id as string | undefined;
-    if (!pageId) return [];
-    return [
-      ...(effects?.writes(pageId, reads) ?? []),
-      // Last: the team's balance row is shared by all its jobs' transactions.
-      chargeStatement({ teamId: ref.teamId, amount: price.amount, operation: price.operation, jobId: ref.jobId, idempotencyKey: price.idempotencyKey }),
-      options.finishJob ? db.update(jobs).set({ status: 'completed', finishedAt: new Date() }).where(eq(jobs.id, ref.jobId)) : null,
-    ].filter((statement) => statement !== null);
-  });
+  if (effects) {
+    await twoStepTransaction(db, [write, ...effects.reads], ([written, ...reads]) => {
+      pageId = written?.[0]?.id as string | undefined;
+      if (!pageId) return [];
+      return [
+        ...effects.writes(pageId, reads),
+        // Last: the team's balance row is shared by all its jobs' transactions.
+        chargeStatement(charge),
+        options.finishJob ? finish() : null,
+      ].filter((statement) => statement !== null);
+    });
+  } else {
+    const written = sql`exists (select 1 from page)`;
+    // A builder in a template is wrapped as a subquery, which WITH refuses for a write: its SQL is not.
+    const ctes = [sql`page as (${write.getSQL()})`, chargeCtes(charge, written), options.finishJob ? sql`finished as (${finish(written).getSQL()})` : null].filter((cte) => cte !== null);
+    const [row] = await db.execute<{ id: string }>(sql`with ${sql.join(ctes, sql`, `)} select id from page`);
+    pageId = row?.id;
+  }
   if (!pageId) return (await findStoredPage(db, ref.jobId, ref.urlKey))!;
   recordStoredPage(price.operation, page.renderer, page.timing, price.amount);
   return { pageId, statusCode: page.statusCode, credits: price.amount };
