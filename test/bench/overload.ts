@@ -7,9 +7,13 @@
  *    of at most 2.
  * 2. Backpressure: BENCH_OVERLOAD_CLIENTS (default 128) clients scrape one small page for
  *    BENCH_OVERLOAD_SECONDS (default 30), each waiting `Retry-After` when refused; the targets are
- *    p99 of accepted scrapes at most 3 s and refusals within 100 ms.
+ *    p99 of accepted scrapes at most 3 s and refusals within 100 ms. The clients run in
+ *    BENCH_OVERLOAD_CLIENT_THREADS (default 4) threads; before the phase, the same clients' burst
+ *    at a server that only refuses gives their own floor for the phase's first second.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectDatabase } from '../../src/db/client';
@@ -19,7 +23,8 @@ import { html, startFixtureServer } from '../fixtures/fixture-server';
 import { createTeamWithKey } from '../helpers/accounts';
 import { sampleSum, scrapeMetrics } from '../helpers/prometheus-text';
 import { startEnvironment, type Environment } from '../helpers/environment';
-import { apiScrape, closedLoop, countAnswers } from './closed-loop';
+import { clientsInThreads } from './client-threads';
+import { apiScrape, countAnswers } from './closed-loop';
 import { machine, percentile, table } from './measure';
 import { startGeneratedSite } from './sites/generated-site';
 
@@ -30,8 +35,13 @@ const PAGES = Number(process.env.BENCH_OVERLOAD_PAGES ?? 2_000);
 const SAMPLES = Number(process.env.BENCH_OVERLOAD_SAMPLES ?? 40);
 const CLIENTS = Number(process.env.BENCH_OVERLOAD_CLIENTS ?? 128);
 const SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 30);
+/** Threads the backpressure phase's clients run in (see clientsInThreads). */
+const CLIENT_THREADS = Number(process.env.BENCH_OVERLOAD_CLIENT_THREADS ?? 4);
+const SCRAPE_OPTIONS = { formats: ['markdown'] };
+/** Bursts at the refusing server that make the clients' floor. */
+const FLOOR_BURSTS = 3;
 
-const scrape = (env: Environment, key: string, url: string) => apiScrape(env.stack.apiUrl, key, url, { formats: ['markdown'] });
+const scrape = (env: Environment, key: string, url: string) => apiScrape(env.stack.apiUrl, key, url, SCRAPE_OPTIONS);
 
 /** Team B's latencies, one scrape after another, `SAMPLES` of them or until `stop` says so. */
 async function sampleLatencies(env: Environment, key: string, url: string, stop: () => boolean = () => false): Promise<number[]> {
@@ -110,42 +120,81 @@ function serverSideRefusals(env: Environment, since: number): number[] {
 
 const logLines = (env: Environment) => readFileSync(path.join(env.logDir, 'api.log'), 'utf8').split('\n').length - 1;
 
+/**
+ * The clients' own floor for a burst: CLIENTS requests at once, on new connections, from the same
+ * threads, to a server in this process that answers each with a refusal and does nothing else.
+ * The phase's first second is such a burst, at a service that also starts the scrapes it admits.
+ */
+async function burstFloor(): Promise<number[]> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+      res.end(JSON.stringify({ success: false, code: 'SERVICE_UNAVAILABLE', error: 'refused' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const bursts: number[] = [];
+    for (let i = 0; i < FLOOR_BURSTS; i++) {
+      const { answers } = await clientsInThreads(CLIENT_THREADS, { apiUrl, key: 'none', url: 'http://example.com/', options: SCRAPE_OPTIONS, clients: CLIENTS, seconds: 0 });
+      bursts.push(...answers.map((a) => a.ms));
+    }
+    return bursts;
+  } finally {
+    server.close();
+  }
+}
+
 async function backpressure(env: Environment, teamB: string, small: string): Promise<void> {
-  // A refusal's time is mostly waiting for an event loop: the API's, then this process's, which
-  // reads the answer. Both loops' stalls are reported beside the latencies.
+  const floor = await burstFloor();
+  // A refusal's time is mostly waiting for an event loop: the API's, then a client thread's,
+  // which reads the answer. Both loops' stalls are reported beside the latencies.
   const apiBefore = await apiStallWindows(env);
   const logged = logLines(env);
   const benchWindows: number[] = [];
   const benchStalls = new LoopStallTimer(LIMIT_WINDOW_MS, (ms) => benchWindows.push(ms));
-  const { answers, seconds } = await closedLoop(CLIENTS, SECONDS, () => scrape(env, teamB, small));
+  const { answers, windows: clientWindows, seconds } = await clientsInThreads(CLIENT_THREADS, {
+    apiUrl: env.stack.apiUrl,
+    key: teamB,
+    url: small,
+    options: SCRAPE_OPTIONS,
+    clients: CLIENTS,
+    seconds: SECONDS,
+  });
   benchStalls.stop();
   const apiWindows = (await apiStallWindows(env)).map((n, i) => n - apiBefore[i]!);
   const { ok: accepted, refused } = countAnswers(answers);
   // Every client opens its connection in the first second, all at once, on a loaded machine;
   // past it, they reuse them (keep-alive), as an SDK does.
   const firstAt = Math.min(...answers.map((a) => a.at));
+  const first = countAnswers(answers.filter((a) => a.at - firstAt < 1_000));
   const later = countAnswers(answers.filter((a) => a.at - firstAt >= 1_000));
   const other = answers.filter((a) => ![200, 429, 503].includes(a.status));
   const row = (name: string, v: number[]) => [name, v.length, percentile(v, 50).toFixed(0), percentile(v, 99).toFixed(0), Math.max(0, ...v).toFixed(0)];
   table(['answers', 'count', 'p50 ms', 'p99 ms', 'max ms'], [
     row('accepted (200)', accepted),
     row('refused (503/429)', refused),
+    row('refused, in the first second (clients connecting at once)', first.refused),
     row('refused, past the first second (connections open)', later.refused),
     row('refused, in the API (its request log)', serverSideRefusals(env, logged)),
+    row(`the clients' floor: ${CLIENTS} at once at a server that only refuses (${FLOOR_BURSTS} bursts before the phase)`, floor),
   ]);
   console.log(
-    `${CLIENTS} clients for ${SECONDS} s: ${(accepted.length / seconds).toFixed(1)} scrapes/s accepted; other answers: ${other.length}${other.length ? ` (${[...new Set(other.map((a) => a.status))].join(', ')})` : ''}; targets: accepted p99 <= 3000 ms, refusals within 100 ms`,
+    `${CLIENTS} clients in ${CLIENT_THREADS} threads for ${SECONDS} s: ${(accepted.length / seconds).toFixed(1)} scrapes/s accepted; other answers: ${other.length}${other.length ? ` (${[...new Set(other.map((a) => a.status))].join(', ')})` : ''}; targets: accepted p99 <= 3000 ms, refusals within 100 ms`,
   );
   const share = (count: number, of: number) => `${((100 * count) / Math.max(1, of)).toFixed(1)}%`;
-  const stallRow = (name: string, windows: number, over: number[]) => [name, windows, ...over.map((n) => share(n, windows))];
+  const stallRow = (name: string, windows: number[]) => [name, windows.length, ...STALL_BOUNDS_MS.map((ms) => share(windows.filter((w) => w > ms).length, windows.length))];
   table(
     [`event loop, ${LIMIT_WINDOW_MS} ms windows`, 'windows', ...STALL_BOUNDS_MS.map((ms) => `stalled > ${ms} ms`)],
     [
-      stallRow('the API', apiWindows[0]!, apiWindows.slice(1)),
-      stallRow('this bench process (clients and the page)', benchWindows.length, STALL_BOUNDS_MS.map((ms) => benchWindows.filter((w) => w > ms).length)),
+      ['the API', apiWindows[0]!, ...apiWindows.slice(1).map((n) => share(n, apiWindows[0]!))],
+      stallRow(`the client threads (${CLIENT_THREADS})`, clientWindows),
+      stallRow('this bench process (the page)', benchWindows),
     ],
   );
-  console.log(`longest stall: this bench process ${Math.max(0, ...benchWindows).toFixed(0)} ms`);
+  console.log(`longest stall: the client threads ${Math.max(0, ...clientWindows).toFixed(0)} ms, this bench process ${Math.max(0, ...benchWindows).toFixed(0)} ms`);
 }
 
 export async function run(): Promise<void> {
