@@ -7,7 +7,7 @@ import { chargedPerPage, extractsJson, finishesJob, type PageTask, type PageTask
 import { cachedPageAsScraped } from '../src/jobs/cached-page';
 import { contentVariant } from '../src/scrape/content-variant';
 import { indexableWith } from '../src/search/index-fields';
-import type { HttpScraper } from '../src/scrape/http-scraper';
+import type { HttpScraper, HttpScrapeResult } from '../src/scrape/http-scraper';
 import type { ScrapedPage } from '../src/scrape/scraped-page';
 import type { ScreenshotStore } from '../src/screenshots/screenshot-store';
 import { withAppFailures } from './app-failure';
@@ -22,6 +22,11 @@ export interface HttpScrapeActivityDeps {
    * one a json extraction follows): the API's own scrape worker answers the waiting request.
    */
   onFinished?: ((jobId: string, page: StoredPage) => void) | undefined;
+  /**
+   * The fetch the API began for a scrape's job while it started the workflow (PrefetchedPages),
+   * taken over by the activity's first attempt instead of fetching again; undefined when none.
+   */
+  prefetched?: ((jobId: string, cancel: AbortSignal) => Promise<HttpScrapeResult> | undefined) | undefined;
 }
 
 export interface ScrapeActivityDeps extends HttpScrapeActivityDeps {
@@ -68,7 +73,9 @@ export function createHttpScrapeActivity(deps: HttpScrapeActivityDeps) {
         const variant = contentVariant(task.options);
         const reused = await reuse(deps.db, task, variant);
         if (reused) return reused;
-        const result = await deps.http.scrape(task.url, task.options, task.deadline, Context.current().cancellationSignal);
+        const { info, cancellationSignal } = Context.current();
+        const prefetched = info.attempt === 1 ? deps.prefetched?.(task.jobId, cancellationSignal) : undefined;
+        const result = await (prefetched ?? deps.http.scrape(task.url, task.options, task.deadline, cancellationSignal));
         if (result.kind === 'needs-browser') return result;
         return store(deps.db, task, result.page, variant);
       });

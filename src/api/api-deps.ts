@@ -23,7 +23,7 @@ export interface ApiDeps {
   /** Refuses scrapes and screenshots while the deployment is saturated. */
   admission: ScrapeAdmission;
   /** This process's own scrape worker (EAGER_SCRAPES), which runs the scrapes it starts eagerly. */
-  scrapeWorker?: Pick<ApiScrapeWorker, 'eagerClient' | 'hasRun' | 'finishedScrapes'>;
+  scrapeWorker?: Pick<ApiScrapeWorker, 'eagerClient' | 'hasRun' | 'finishedScrapes' | 'prefetch'>;
   /** The Temporal SDK's exporter for that worker, whose series /metrics appends. */
   temporalMetricsUrl?: string | undefined;
 }

@@ -5,11 +5,14 @@ import type { Logger } from 'pino';
 import { createHttpScrapeActivity } from '../../activities/scrape-page';
 import type { Config } from '../config/env';
 import { connectDatabase, type Database } from '../db/client';
+import type { HttpScraper } from '../scrape/http-scraper';
 import { openHttpScraping, type HttpScraping } from '../scrape/open-http-scraper';
+import type { ScrapeOptions } from '../scrape/scrape-options';
 import { clientTracingInterceptors } from '../telemetry/client-tracing';
 import type { WorkerTracing } from '../telemetry/worker-tracing';
 import { bundleWorkflowsInChild } from '../worker/workflow-bundle';
 import { FinishedScrapes } from './finished-scrapes';
+import { PrefetchedPages, type Prefetch } from './prefetched-pages';
 
 /**
  * How long a stopping API lets the scrapes its worker runs finish. Past it they are cancelled,
@@ -49,6 +52,10 @@ export class ApiScrapeWorker {
   private readonly stopping = new AbortController();
   /** The scrapes this worker stored, for the requests of this process that wait for them. */
   readonly finishedScrapes = new FinishedScrapes();
+  /** Pages the requests of this process began fetching for the scrapes this worker is to run. */
+  private readonly prefetchedPages = new PrefetchedPages();
+  /** The worker's fetcher and processing, set while the worker runs. */
+  private http: HttpScraper | undefined;
   private done: Promise<void> = Promise.resolve();
   private closed: Promise<void> | undefined;
 
@@ -57,6 +64,15 @@ export class ApiScrapeWorker {
   /** A client whose starts on the scrape queue may run here eagerly; undefined while the worker is not running. */
   get eagerClient(): Client | undefined {
     return this.client;
+  }
+
+  /**
+   * Begins fetching and processing a scrape's page while its workflow starts, for this worker's
+   * local activity to take over (PrefetchedPages); undefined while the worker is not running.
+   */
+  prefetch(jobId: string, url: string, options: ScrapeOptions, deadline: number): Prefetch | undefined {
+    const http = this.http;
+    return http && this.prefetchedPages.start(jobId, (signal) => http.scrape(url, options, deadline, signal));
   }
 
   /** Whether the worker has been running since start(), even if it is being built again now. */
@@ -101,6 +117,7 @@ export class ApiScrapeWorker {
             const worker = await this.createWorker(connection, bundle, scraping, database);
             const interceptors = clientTracingInterceptors(!!this.deps.tracing);
             this.client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, ...(interceptors && { interceptors }) });
+            this.http = scraping.http;
             this.ran = true;
             logger.info({ taskQueue: config.taskQueues.scrape }, 'api scrape worker running: scrapes start eagerly here');
             delay = RESTART_DELAY_MS.initial;
@@ -108,6 +125,7 @@ export class ApiScrapeWorker {
             await worker.runUntil(stopRequested);
           } finally {
             this.client = undefined;
+            this.http = undefined;
             await connection.close();
           }
         } catch (err) {
@@ -130,7 +148,12 @@ export class ApiScrapeWorker {
       workflowBundle,
       // Only the plain-HTTP step, which the scrape workflow runs as a local activity; its
       // regular activities stay with the worker processes.
-      activities: createHttpScrapeActivity({ db: database.db, http: scraping.http, onFinished: (jobId, page) => this.finishedScrapes.settle(jobId, page) }),
+      activities: createHttpScrapeActivity({
+        db: database.db,
+        http: scraping.http,
+        onFinished: (jobId, page) => this.finishedScrapes.settle(jobId, page),
+        prefetched: (jobId, cancel) => this.prefetchedPages.take(jobId, cancel),
+      }),
       enableNonLocalActivities: false,
       shutdownGraceTime: SHUTDOWN_GRACE,
       ...(tracing && { interceptors: { activity: tracing.interceptors.activity ?? [] }, sinks: tracing.sinks }),

@@ -65,6 +65,9 @@ export async function runScrape(
   // Should this process's scrape worker run it (an eager start), the page is read as soon as it
   // is committed there, without waiting for the workflow's completion to come back through Temporal.
   const here = deps.scrapeWorker?.finishedScrapes.expect(jobId);
+  // And the page is fetched while the workflow starts (PrefetchedPages): only the plain-HTTP
+  // fetch its first activity makes, with no stored copy to look up first.
+  const fetching = !browserRequiredBy(options) && options.maxAge <= 0 ? deps.scrapeWorker?.prefetch(jobId, url, options, Date.now() + options.timeout) : undefined;
   try {
     await startScrapeWorkflow(deps, {
       taskQueue: deps.config.taskQueues.scrape,
@@ -105,5 +108,6 @@ export async function runScrape(
     return row!;
   } finally {
     here?.release();
+    fetching?.release();
   }
 }

@@ -26,6 +26,8 @@ const PAGE = '<html><head><title>Tide table</title></head><body><main><h1>Tide t
 const SLOW_MS = 3_000;
 
 let site: FixtureServer;
+/** Requests the site answered on /counted. */
+let countedHits = 0;
 let eager: Stack;
 let queued: Stack;
 
@@ -41,6 +43,12 @@ async function eagerStarts(stack: Stack): Promise<{ eager: number; queued: numbe
   return { eager: sampleSum(m, 'wcs_scrape_starts_total', { eager: 'true' }) ?? 0, queued: sampleSum(m, 'wcs_scrape_starts_total', { eager: 'false' }) ?? 0 };
 }
 
+/** The API's count of pages it began fetching while it started their scrape, by whether the scrape's activity took the fetch over. */
+async function prefetches(stack: Stack): Promise<{ used: number; dropped: number }> {
+  const m = await scrapeMetrics(`${stack.apiUrl}/metrics`);
+  return { used: sampleSum(m, 'wcs_scrape_prefetches_total', { used: 'true' }) ?? 0, dropped: sampleSum(m, 'wcs_scrape_prefetches_total', { used: 'false' }) ?? 0 };
+}
+
 /** The API's count of scrapes it answered, by where it learnt the page was stored (its own worker, or the workflow's result). */
 async function answers(stack: Stack): Promise<{ here: number; workflow: number }> {
   const m = await scrapeMetrics(`${stack.apiUrl}/metrics`);
@@ -51,6 +59,10 @@ beforeAll(async () => {
   site = await startFixtureServer(
     {
       '/tides': (_req, res) => html(res, PAGE),
+      '/counted': (_req, res) => {
+        countedHits += 1;
+        html(res, PAGE);
+      },
       '/slow': async (_req, res) => {
         await sleep(SLOW_MS);
         if (!res.destroyed) html(res, PAGE);
@@ -91,6 +103,18 @@ describe('scrapes the API starts', () => {
     // The API's /metrics carries its scrape worker's Temporal SDK series, as a worker's does.
     const m = await scrapeMetrics(`${eager.apiUrl}/metrics`);
     expect(sampleSum(m, 'temporal_workflow_task_execution_latency_seconds_count', { task_queue: `${inject('queuePrefix')}-eager-scrape` })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('fetch their page once: the API begins the fetch while the workflow starts, and the activity takes it over', async () => {
+    const before = await prefetches(eager);
+    const hitsBefore = countedHits;
+    const { status, body } = await api('/v1/scrape', { baseUrl: eager.apiUrl, body: { url: `${site.url}/counted` } });
+    expect(status).toBe(200);
+    expect(body.data.markdown).toContain('High water at 06:12');
+    expect(countedHits - hitsBefore).toBe(1);
+    expect(await prefetches(eager)).toEqual({ used: before.used + 1, dropped: before.dropped });
+    const charges = await testDatabase().db.select({ amount: ledger.amount }).from(ledger).where(eq(ledger.idempotencyKey, `scrape:${body.data.metadata.scrapeId}`));
+    expect(charges).toEqual([{ amount: -1 }]);
   });
 
   it('are answered from their workflow when a json extraction follows the page', async () => {
