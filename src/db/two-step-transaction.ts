@@ -9,8 +9,9 @@ const dialect = new PgDialect();
 export type Rows = Record<string, unknown>[];
 
 /**
- * A transaction in two round trips. The first statements go out with BEGIN; from their results
- * `then` decides the rest, which go out together with COMMIT. Nothing waits on the client between
+ * A transaction whose final statements go out together with COMMIT. After BEGIN (postgres.js
+ * waits for its answer), the first statements go out together; from their results `then`
+ * decides the rest, which leave in one write with COMMIT. Nothing waits on the client between
  * the final statements and COMMIT, so a row they lock (a crawl's budget, a team's balance) is
  * held only while Postgres runs them. On a busy machine a client round trip takes milliseconds,
  * and every transaction queued for the same row would wait that long again.

@@ -73,9 +73,9 @@ export interface PageEffects {
  * Stores a scraped page and its charge atomically. A page already stored by an earlier attempt
  * wins: its row is left as it is, and neither effects nor a second charge are written.
  *
- * With effects, in one transaction of two round trips: the page's row (and the effects' reads),
- * then the effects, the charge and COMMIT together, so the rows every page of a crawl or team
- * shares (job, balance) are locked only while Postgres runs them (see twoStepTransaction).
+ * With effects, in one transaction: the page's row (and the effects' reads), then the effects,
+ * the charge and COMMIT together, so the rows every page of a crawl or team shares (job,
+ * balance) are locked only while Postgres runs them (see twoStepTransaction).
  * Without, in one statement: the page, the charge and the job's completion as CTEs of one
  * WITH, gated on the page's write, in a single round trip (a scrape's answer waits for it).
  */
