@@ -23,8 +23,9 @@ export interface HttpScrapeActivityDeps {
    */
   onFinished?: ((jobId: string, page: StoredPage) => void) | undefined;
   /**
-   * The fetch the API began for a scrape's job while it started the workflow (PrefetchedPages),
-   * taken over by the activity's first attempt instead of fetching again; undefined when none.
+   * The fetch the API began for a scrape's job while it started the workflow, having found no
+   * stored copy to reuse (PrefetchedPages); the activity's first attempt takes it over instead of
+   * looking for a copy and fetching again. Undefined when there is none.
    */
   prefetched?: ((jobId: string, cancel: AbortSignal) => Promise<HttpScrapeResult> | undefined) | undefined;
 }
@@ -35,7 +36,7 @@ export interface ScrapeActivityDeps extends HttpScrapeActivityDeps {
   screenshots: ScreenshotStore;
 }
 
-const keepsMarkup = (task: PageTask) => task.options.formats.includes('rawHtml') || extractsJson(task);
+const keepsMarkup = (task: Pick<PageTask, 'options' | 'operation'>) => task.options.formats.includes('rawHtml') || extractsJson(task);
 
 async function store(db: Db, task: PageTask, page: ScrapedPage, variant: string): Promise<PageTaskOutcome> {
   const deferred = extractsJson(task);
@@ -51,16 +52,21 @@ async function store(db: Db, task: PageTask, page: ScrapedPage, variant: string)
   return { kind: 'stored', ...stored };
 }
 
+/** A stored copy of the task's page fresh enough to answer it (`maxAge`), from any job; undefined when none may. */
+export async function findCachedCopy(db: Db, task: Pick<PageTask, 'urlKey' | 'options' | 'operation'>, variant: string) {
+  // Screenshots and action results belong to one render; a stored copy has neither.
+  const renderOnly = task.options.actions?.length || task.options.formats.some((f) => f.startsWith('screenshot'));
+  if (task.options.maxAge <= 0 || renderOnly) return undefined;
+  return findCachedPage(db, task.urlKey, variant, task.options.maxAge, { rawHtml: keepsMarkup(task), html: task.options.formats.includes('html') });
+}
+
 /** An earlier attempt's stored page, or a fresh enough copy from any job (`maxAge`). */
 async function reuse(db: Db, task: PageTask, variant: string): Promise<PageTaskOutcome | null> {
   // Only a retry can find its own page stored; a first attempt skips the query (storing and
   // charging are idempotent either way).
   const stored = Context.current().info.attempt > 1 ? await findStoredPage(db, task.jobId, task.urlKey) : undefined;
   if (stored) return { kind: 'stored', ...stored };
-  // Screenshots and action results belong to one render; a stored copy has neither.
-  const renderOnly = task.options.actions?.length || task.options.formats.some((f) => f.startsWith('screenshot'));
-  if (task.options.maxAge <= 0 || renderOnly) return null;
-  const cached = await findCachedPage(db, task.urlKey, variant, task.options.maxAge, { rawHtml: keepsMarkup(task), html: task.options.formats.includes('html') });
+  const cached = await findCachedCopy(db, task, variant);
   return cached ? store(db, task, cachedPageAsScraped(cached), variant) : null;
 }
 
@@ -71,10 +77,11 @@ export function createHttpScrapeActivity(deps: HttpScrapeActivityDeps) {
     async scrapePageHttp(task: PageTask): Promise<PageTaskOutcome> {
       const outcome = await withAppFailures(async () => {
         const variant = contentVariant(task.options);
-        const reused = await reuse(deps.db, task, variant);
-        if (reused) return reused;
         const { info, cancellationSignal } = Context.current();
+        // The API begins a fetch only once it found no stored copy to reuse: nothing to look up again.
         const prefetched = info.attempt === 1 ? deps.prefetched?.(task.jobId, cancellationSignal) : undefined;
+        const reused = prefetched ? null : await reuse(deps.db, task, variant);
+        if (reused) return reused;
         const result = await (prefetched ?? deps.http.scrape(task.url, task.options, task.deadline, cancellationSignal));
         if (result.kind === 'needs-browser') return result;
         return store(deps.db, task, result.page, variant);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { Counter } from 'prom-client';
 import type { scrapeWorkflow } from '../../workflows';
+import { findCachedCopy } from '../../activities/scrape-page';
 import type { AuthenticatedTeam } from '../accounts/api-keys';
 import type { AdmissionTicket } from '../limits/scrape-admission';
 import { pageCredits } from '../credits/pricing';
@@ -10,12 +11,15 @@ import { METRIC_PREFIX, metrics } from '../metrics/registry';
 import { requireLlmForPromptOnly } from '../extract/spec-fields';
 import { createJob } from '../jobs/job-store';
 import { pageColumns, type PageRow } from '../jobs/page-document';
+import type { PageTask } from '../jobs/page-task';
+import { contentVariant } from '../scrape/content-variant';
 import { browserRequiredBy } from '../scrape/engine-choice';
 import type { ScrapeOptions } from '../scrape/scrape-options';
 import { awaitWorkflowResult } from '../temporal/await-result';
 import { urlKey } from '../url/normalize-url';
 import type { ApiDeps } from './api-deps';
 import { checkTarget, requireCredits } from './preflight';
+import type { Prefetch } from './prefetched-pages';
 import { startScrapeWorkflow } from './start-scrape';
 
 const scrapeAnswers = new Counter({
@@ -24,6 +28,18 @@ const scrapeAnswers = new Counter({
   labelNames: ['from'] as const,
   registers: [metrics],
 });
+
+/**
+ * Begins the page's fetch while the workflow starts, for this process's scrape worker to take
+ * over (PrefetchedPages), when its first activity would fetch over plain HTTP: not for a browser
+ * render, nor when a stored copy answers (`maxAge`), which is looked up here instead of there.
+ */
+async function fetchAhead(deps: ApiDeps, task: Pick<PageTask, 'jobId' | 'url' | 'urlKey' | 'options' | 'operation'>): Promise<Prefetch | undefined> {
+  const worker = deps.scrapeWorker;
+  if (!worker?.eagerClient || browserRequiredBy(task.options)) return undefined;
+  if (await findCachedCopy(deps.db, task, contentVariant(task.options))) return undefined;
+  return worker.prefetch(task.jobId, task.url, task.options, Date.now() + task.options.timeout);
+}
 
 /** LLM requests a json-format scrape may wait for: schema inference, the answer and its repair. */
 const JSON_LLM_REQUESTS = 3;
@@ -65,10 +81,10 @@ export async function runScrape(
   // Should this process's scrape worker run it (an eager start), the page is read as soon as it
   // is committed there, without waiting for the workflow's completion to come back through Temporal.
   const here = deps.scrapeWorker?.finishedScrapes.expect(jobId);
-  // And the page is fetched while the workflow starts (PrefetchedPages): only the plain-HTTP
-  // fetch its first activity makes, with no stored copy to look up first.
-  const fetching = !browserRequiredBy(options) && options.maxAge <= 0 ? deps.scrapeWorker?.prefetch(jobId, url, options, Date.now() + options.timeout) : undefined;
+  const task = { jobId, teamId: team.teamId, url, urlKey: urlKey(target.href), depth: 0, pageId: jobId, options, operation: 'scrape' as const, chargeKey: `scrape:${jobId}`, finishJob: true };
+  let fetching: Prefetch | undefined;
   try {
+    fetching = await fetchAhead(deps, task);
     await startScrapeWorkflow(deps, {
       taskQueue: deps.config.taskQueues.scrape,
       workflowId,
@@ -76,23 +92,7 @@ export async function runScrape(
       // The page fetch is a local activity inside a workflow task, which learns of a cancel (its
       // client gave up) only when the task heartbeats, at 80% of this timeout (10 s by default).
       workflowTaskTimeout: '4s',
-      args: [
-        {
-          task: {
-            jobId,
-            teamId: team.teamId,
-            url,
-            urlKey: urlKey(target.href),
-            depth: 0,
-            pageId: jobId,
-            options,
-            operation: 'scrape',
-            chargeKey: `scrape:${jobId}`,
-            finishJob: true,
-          },
-          browserQueue: deps.config.taskQueues.browser,
-        },
-      ],
+      args: [{ task, browserQueue: deps.config.taskQueues.browser }],
     });
     const run = deps.temporal.workflow
       .getHandle<typeof scrapeWorkflow>(workflowId)

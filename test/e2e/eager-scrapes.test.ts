@@ -26,8 +26,6 @@ const PAGE = '<html><head><title>Tide table</title></head><body><main><h1>Tide t
 const SLOW_MS = 3_000;
 
 let site: FixtureServer;
-/** Requests the site answered on /counted. */
-let countedHits = 0;
 let eager: Stack;
 let queued: Stack;
 
@@ -59,10 +57,8 @@ beforeAll(async () => {
   site = await startFixtureServer(
     {
       '/tides': (_req, res) => html(res, PAGE),
-      '/counted': (_req, res) => {
-        countedHits += 1;
-        html(res, PAGE);
-      },
+      '/counted': (_req, res) => html(res, PAGE),
+      '/counted-v2': (_req, res) => html(res, PAGE),
       '/slow': async (_req, res) => {
         await sleep(SLOW_MS);
         if (!res.destroyed) html(res, PAGE);
@@ -107,14 +103,30 @@ describe('scrapes the API starts', () => {
 
   it('fetch their page once: the API begins the fetch while the workflow starts, and the activity takes it over', async () => {
     const before = await prefetches(eager);
-    const hitsBefore = countedHits;
     const { status, body } = await api('/v1/scrape', { baseUrl: eager.apiUrl, body: { url: `${site.url}/counted` } });
     expect(status).toBe(200);
     expect(body.data.markdown).toContain('High water at 06:12');
-    expect(countedHits - hitsBefore).toBe(1);
+    expect(site.hits.get('/counted')).toBe(1);
     expect(await prefetches(eager)).toEqual({ used: before.used + 1, dropped: before.dropped });
     const charges = await testDatabase().db.select({ amount: ledger.amount }).from(ledger).where(eq(ledger.idempotencyKey, `scrape:${body.data.metadata.scrapeId}`));
     expect(charges).toEqual([{ amount: -1 }]);
+  });
+
+  it('look up a stored copy before they fetch ahead (v2, whose maxAge is two days): a fresh page is fetched ahead once, a stored one not at all', async () => {
+    const v2Scrape = () => api('/v2/scrape', { baseUrl: eager.apiUrl, body: { url: `${site.url}/counted-v2` } });
+    const before = await prefetches(eager);
+    const first = await v2Scrape();
+    expect(first.status).toBe(200);
+    expect(first.body.data.markdown).toContain('High water at 06:12');
+    expect(site.hits.get('/counted-v2')).toBe(1);
+    expect(await prefetches(eager)).toEqual({ used: before.used + 1, dropped: before.dropped });
+
+    const again = await v2Scrape();
+    expect(again.status).toBe(200);
+    expect(again.body.data.markdown).toContain('High water at 06:12');
+    expect(again.body.data.metadata.cacheState).toBe('hit');
+    expect(site.hits.get('/counted-v2')).toBe(1);
+    expect(await prefetches(eager)).toEqual({ used: before.used + 1, dropped: before.dropped });
   });
 
   it('are answered from their workflow when a json extraction follows the page', async () => {
