@@ -2,7 +2,8 @@ import { Context } from '@temporalio/activity';
 import type { BrowserScraper } from '../src/browser/browser-scraper';
 import { pageCredits } from '../src/credits/pricing';
 import type { Db } from '../src/db/client';
-import { findCachedPage, findStoredPage, storeFailedPage, storeScrapedPage, type StoredPage } from '../src/jobs/page-store';
+import type { PageRow } from '../src/jobs/page-document';
+import { findCachedPage, findStoredPage, storeFailedPage, storeScrapedPage, type StoredPageWithRow } from '../src/jobs/page-store';
 import { chargedPerPage, extractsJson, finishesJob, type PageTask, type PageTaskFailure, type PageTaskOutcome } from '../src/jobs/page-task';
 import { cachedPageAsScraped } from '../src/jobs/cached-page';
 import { contentVariant } from '../src/scrape/content-variant';
@@ -21,7 +22,7 @@ export interface HttpScrapeActivityDeps {
    * Told when a scrape's page is stored and its job finished with it (not a crawl's page, nor
    * one a json extraction follows): the API's own scrape worker answers the waiting request.
    */
-  onFinished?: ((jobId: string, page: StoredPage) => void) | undefined;
+  onFinished?: ((jobId: string, page: StoredPageWithRow) => void) | undefined;
   /**
    * The fetch the API began for a scrape's job while it started the workflow, having found no
    * stored copy to reuse (PrefetchedPages); the activity's first attempt takes it over instead of
@@ -38,18 +39,20 @@ export interface ScrapeActivityDeps extends HttpScrapeActivityDeps {
 
 const keepsMarkup = (task: Pick<PageTask, 'options' | 'operation'>) => task.options.formats.includes('rawHtml') || extractsJson(task);
 
-async function store(db: Db, task: PageTask, page: ScrapedPage, variant: string): Promise<PageTaskOutcome> {
+/** Stores the page and its charge. The row, when asked for, stays beside the outcome: only the outcome crosses Temporal. */
+async function store(db: Db, task: PageTask, page: ScrapedPage, variant: string, returnRow = false): Promise<{ outcome: PageTaskOutcome; row?: PageRow | undefined }> {
   const deferred = extractsJson(task);
   const credits = deferred || !chargedPerPage(task)
     ? 0
     : pageCredits({ renderer: page.renderer, screenshot: task.options.formats.some((f) => f.startsWith('screenshot')), json: false });
-  const stored = await storeScrapedPage(db, task, page, { amount: credits, operation: task.operation, idempotencyKey: task.chargeKey }, {
+  const { row, ...stored } = await storeScrapedPage(db, task, page, { amount: credits, operation: task.operation, idempotencyKey: task.chargeKey }, {
     keepRawHtml: keepsMarkup(task),
     searchable: indexableWith(task.options),
     finishJob: finishesJob(task),
     variant,
+    returnRow,
   });
-  return { kind: 'stored', ...stored };
+  return { outcome: { kind: 'stored', ...stored }, row };
 }
 
 /** A stored copy of the task's page fresh enough to answer it (`maxAge`), from any job; undefined when none may. */
@@ -67,7 +70,7 @@ async function reuse(db: Db, task: PageTask, variant: string): Promise<PageTaskO
   const stored = Context.current().info.attempt > 1 ? await findStoredPage(db, task.jobId, task.urlKey) : undefined;
   if (stored) return { kind: 'stored', ...stored };
   const cached = await findCachedCopy(db, task, variant);
-  return cached ? store(db, task, cachedPageAsScraped(cached), variant) : null;
+  return cached ? (await store(db, task, cachedPageAsScraped(cached), variant)).outcome : null;
 }
 
 /** The plain-HTTP page scrape. Idempotent: a page stored by an earlier attempt is returned as is. */
@@ -75,6 +78,9 @@ export function createHttpScrapeActivity(deps: HttpScrapeActivityDeps) {
   return {
     /** Fetches over plain HTTP; answers `needs-browser` for pages only a browser can fill. */
     async scrapePageHttp(task: PageTask): Promise<PageTaskOutcome> {
+      // A request in this process that waits for the page shows it from the row stored here.
+      const waited = finishesJob(task) && deps.onFinished !== undefined;
+      let row: PageRow | undefined;
       const outcome = await withAppFailures(async () => {
         const variant = contentVariant(task.options);
         const { info, cancellationSignal } = Context.current();
@@ -84,9 +90,11 @@ export function createHttpScrapeActivity(deps: HttpScrapeActivityDeps) {
         if (reused) return reused;
         const result = await (prefetched ?? deps.http.scrape(task.url, task.options, task.deadline, cancellationSignal));
         if (result.kind === 'needs-browser') return result;
-        return store(deps.db, task, result.page, variant);
+        const stored = await store(deps.db, task, result.page, variant, waited);
+        row = stored.row;
+        return stored.outcome;
       });
-      if (outcome.kind === 'stored' && finishesJob(task)) deps.onFinished?.(task.jobId, outcome);
+      if (outcome.kind === 'stored' && finishesJob(task)) deps.onFinished?.(task.jobId, { ...outcome, ...(row && { row }) });
       return outcome;
     },
   };
@@ -106,7 +114,7 @@ export function createScrapeActivities(deps: ScrapeActivityDeps) {
           if (reused) return reused;
           const save = deps.screenshots.saverFor({ teamId: task.teamId, jobId: task.jobId });
           const page = await deps.browser().scrape(task.url, task.options, task.deadline, Context.current().cancellationSignal, save);
-          return store(deps.db, task, page, variant);
+          return (await store(deps.db, task, page, variant)).outcome;
         }),
       );
     },

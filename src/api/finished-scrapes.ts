@@ -1,9 +1,9 @@
-import type { StoredPage } from '../jobs/page-store';
+import type { StoredPageWithRow } from '../jobs/page-store';
 
 /** A request's wait for its scrape's page, should this process store it. */
 export interface FinishedScrapeWait {
-  /** Resolves once the page, its charge and the job's completion are committed; never rejects. */
-  stored: Promise<StoredPage>;
+  /** Resolves once the page, its charge and the job's completion are committed, with the row stored; never rejects. */
+  stored: Promise<StoredPageWithRow>;
   /** Stops waiting (the request has its answer, from here or from the workflow). */
   release(): void;
 }
@@ -17,15 +17,15 @@ export interface FinishedScrapeWait {
  * retry after this worker dropped its task) is answered by its workflow's result.
  */
 export class FinishedScrapes {
-  private readonly waiting = new Map<string, (page: StoredPage) => void>();
+  private readonly waiting = new Map<string, (page: StoredPageWithRow) => void>();
 
   expect(jobId: string): FinishedScrapeWait {
-    const stored = new Promise<StoredPage>((resolve) => this.waiting.set(jobId, resolve));
+    const stored = new Promise<StoredPageWithRow>((resolve) => this.waiting.set(jobId, resolve));
     return { stored, release: () => this.waiting.delete(jobId) };
   }
 
   /** The job's page is stored and the job finished; wakes its request if it waits in this process. */
-  settle(jobId: string, page: StoredPage): void {
+  settle(jobId: string, page: StoredPageWithRow): void {
     this.waiting.get(jobId)?.(page);
   }
 }

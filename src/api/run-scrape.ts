@@ -97,13 +97,15 @@ export async function runScrape(
     const run = deps.temporal.workflow
       .getHandle<typeof scrapeWorkflow>(workflowId)
       .result()
-      .then(({ pageId }) => ({ pageId, from: 'workflow' as const }));
-    const storedHere = here?.stored.then(({ pageId }) => ({ pageId, from: 'here' as const }));
+      .then(({ pageId }) => ({ pageId, row: undefined, from: 'workflow' as const }));
+    const storedHere = here?.stored.then(({ pageId, row }) => ({ pageId, row, from: 'here' as const }));
     const outcome = await awaitWorkflowResult(storedHere ? Promise.race([run, storedHere]) : run, options.timeout + llmMs, 'scrape', {
       clientGone,
       cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel(),
     });
     scrapeAnswers.inc({ from: outcome.from });
+    // Stored here, the row came with the news; otherwise it is read.
+    if (outcome.row) return outcome.row;
     const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, outcome.pageId));
     return row!;
   } finally {

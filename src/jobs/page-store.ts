@@ -8,7 +8,7 @@ import { headingsOf } from '../search/index-fields';
 import { textSearchConfigFor } from '../search/text-search-language';
 import type { ScrapedPage } from '../scrape/scraped-page';
 import { recordStoredPage } from '../metrics/page-metrics';
-import { pageColumns } from './page-document';
+import { pageColumns, pageRowFromDriver, type PageRow } from './page-document';
 
 /** Which row of which job a page belongs to. */
 export interface PageRef {
@@ -44,11 +44,22 @@ export interface StoreOptions {
   /** May enter the search index (see indexableWith); only pages that answered < 400 do. */
   searchable: boolean;
   /**
+   * Answer the stored row too (`StoredPageWithRow`), for a request that waits to show it and
+   * need not read it back. Only without effects or a frontier row.
+   */
+  returnRow?: boolean;
+  /**
    * Id of the crawl frontier row the page is stored into; absent, a row is inserted. (An insert
    * meeting an existing row would compute the generated search vector twice: for the proposed
    * row and for the update.)
    */
   frontierRow?: string;
+}
+
+/** A stored page with its row, as `StoreOptions.returnRow` asks; the row stays out of what crosses Temporal. */
+export interface StoredPageWithRow extends StoredPage {
+  /** The row as this call stored it; absent when an earlier attempt had stored the page. */
+  row?: PageRow;
 }
 
 /** The stored, successful page of this job at this URL, if an earlier attempt got that far. */
@@ -86,7 +97,7 @@ export async function storeScrapedPage(
   price: PageChargeSpec,
   options: StoreOptions,
   effects?: PageEffects,
-): Promise<StoredPage> {
+): Promise<StoredPageWithRow> {
   const { content } = page;
   const metadata: StoredMetadata = {
     ...content.metadata,
@@ -133,10 +144,11 @@ export async function storeScrapedPage(
         .insert(pages)
         .values({ ...(ref.pageId && { id: ref.pageId }), jobId: ref.jobId, urlKey: ref.urlKey, url: ref.url, depth: ref.depth, ...values, attempts: 1 })
         .onConflictDoUpdate({ target: [pages.jobId, pages.urlKey], set: values, setWhere: ne(pages.status, 'scraped') })
-        .returning({ id: pages.id });
+        .returning(options.returnRow ? pageColumns : { id: pages.id });
   const charge: CreditMovement = { teamId: ref.teamId, amount: price.amount, operation: price.operation, jobId: ref.jobId, idempotencyKey: price.idempotencyKey };
   const finish = (onlyIf?: SQL) => db.update(jobs).set({ status: 'completed', finishedAt: new Date() }).where(and(eq(jobs.id, ref.jobId), onlyIf));
   let pageId: string | undefined;
+  let row: PageRow | undefined;
   if (effects) {
     await twoStepTransaction(db, [write, ...effects.reads], ([written, ...reads]) => {
       pageId = written?.[0]?.id as string | undefined;
@@ -152,12 +164,13 @@ export async function storeScrapedPage(
     const written = sql`exists (select 1 from page)`;
     // A builder in a template is wrapped as a subquery, which WITH refuses for a write: its SQL is not.
     const ctes = [sql`page as (${write.getSQL()})`, chargeCtes(charge, written), options.finishJob ? sql`finished as (${finish(written).getSQL()})` : null].filter((cte) => cte !== null);
-    const [row] = await db.execute<{ id: string }>(sql`with ${sql.join(ctes, sql`, `)} select id from page`);
-    pageId = row?.id;
+    const [stored] = await db.execute<{ id: string }>(sql`with ${sql.join(ctes, sql`, `)} select * from page`);
+    pageId = stored?.id;
+    if (stored && options.returnRow) row = pageRowFromDriver(stored);
   }
   if (!pageId) return (await findStoredPage(db, ref.jobId, ref.urlKey))!;
   recordStoredPage(price.operation, page.renderer, page.timing, price.amount);
-  return { pageId, statusCode: page.statusCode, credits: price.amount };
+  return { pageId, statusCode: page.statusCode, credits: price.amount, ...(row && { row }) };
 }
 
 export interface PageFailure {

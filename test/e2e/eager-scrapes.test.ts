@@ -4,7 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { jobs, ledger } from '../../src/db/schema';
+import { jobs, ledger, pages } from '../../src/db/schema';
+import { pageColumns, pageToDocument } from '../../src/jobs/page-document';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
 import { api } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
@@ -108,6 +109,9 @@ describe('scrapes the API starts', () => {
     expect(body.data.markdown).toContain('High water at 06:12');
     expect(site.hits.get('/counted')).toBe(1);
     expect(await prefetches(eager)).toEqual({ used: before.used + 1, dropped: before.dropped });
+    // Answered from the row the worker stored, which is the row Postgres holds.
+    const [stored] = await testDatabase().db.select(pageColumns).from(pages).where(eq(pages.id, body.data.metadata.scrapeId));
+    expect(body.data).toEqual(JSON.parse(JSON.stringify(pageToDocument(stored!, ['markdown']))));
     const charges = await testDatabase().db.select({ amount: ledger.amount }).from(ledger).where(eq(ledger.idempotencyKey, `scrape:${body.data.metadata.scrapeId}`));
     expect(charges).toEqual([{ amount: -1 }]);
   });

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { PRICES } from '../../credits/pricing';
-import { pages } from '../../db/schema';
 import { AppError } from '../../errors';
 import { createJob } from '../../jobs/job-store';
-import { pageColumns } from '../../jobs/page-document';
 import { storeScrapedPage } from '../../jobs/page-store';
 import { docxToHtml } from '../../parse/docx-to-html';
 import { readUpload } from '../../parse/read-upload';
@@ -102,10 +99,10 @@ export function registerV2ParseRoutes(routes: RouteTable, deps: ApiDeps): void {
           timing: { processMs: Math.round(performance.now() - started) },
         },
         { amount: PRICES.page, operation: 'parse', idempotencyKey: `parse:${jobId}` },
-        { keepRawHtml: plan.options.formats.includes('rawHtml'), finishJob: true, variant: `parse:${jobId}`, searchable: false },
+        { keepRawHtml: plan.options.formats.includes('rawHtml'), finishJob: true, variant: `parse:${jobId}`, searchable: false, returnRow: true },
       );
-      const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, stored.pageId));
-      ctx.body = { success: true, data: toV2Document(row!, plan.output) };
+      // A new job's page: this call stored it, and has its row.
+      ctx.body = { success: true, data: toV2Document(stored.row!, plan.output) };
     },
   });
 }
