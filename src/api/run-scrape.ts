@@ -37,7 +37,9 @@ const scrapeAnswers = new Counter({
 async function fetchAhead(deps: ApiDeps, task: Pick<PageTask, 'jobId' | 'url' | 'urlKey' | 'options' | 'operation'>): Promise<Prefetch | undefined> {
   const worker = deps.scrapeWorker;
   if (!worker?.eagerClient || browserRequiredBy(task.options)) return undefined;
-  if (await findCachedCopy(deps.db, task, contentVariant(task.options))) return undefined;
+  // Only a speed-up: should the lookup fail, the activity looks for a copy and fetches itself.
+  const cached = await findCachedCopy(deps.db, task, contentVariant(task.options)).catch(() => 'unknown' as const);
+  if (cached) return undefined;
   return worker.prefetch(task.jobId, task.url, task.options, Date.now() + task.options.timeout);
 }
 
