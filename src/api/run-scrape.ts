@@ -32,7 +32,8 @@ const scrapeAnswers = new Counter({
 /**
  * Begins the page's fetch while the workflow starts, for this process's scrape worker to take
  * over (PrefetchedPages), when its first activity would fetch over plain HTTP: not for a browser
- * render, nor when a stored copy answers (`maxAge`), which is looked up here instead of there.
+ * render, nor when a stored copy answers (`maxAge`). The activity that takes the fetch over does
+ * not look for a copy again; on a hit there is no fetch here, and the activity finds the copy.
  */
 async function fetchAhead(deps: ApiDeps, task: Pick<PageTask, 'jobId' | 'url' | 'urlKey' | 'options' | 'operation'>): Promise<Prefetch | undefined> {
   const worker = deps.scrapeWorker;
