@@ -25,13 +25,18 @@ export async function createApiKey(db: Db, teamId: string): Promise<{ key: strin
   return { key, prefix };
 }
 
-/** The team a live (not revoked) key belongs to. */
-export async function authenticate(db: Db, key: string): Promise<AuthenticatedTeam | undefined> {
-  const [row] = await db
+/** The query for the team a live (not revoked) key belongs to: at most one row. */
+export function liveKeyQuery(db: Db, key: string) {
+  return db
     .select({ teamId: teams.id, teamName: teams.name, keyPrefix: apiKeys.prefix })
     .from(apiKeys)
     .innerJoin(teams, eq(teams.id, apiKeys.teamId))
     .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)));
+}
+
+/** The team a live (not revoked) key belongs to. */
+export async function authenticate(db: Db, key: string): Promise<AuthenticatedTeam | undefined> {
+  const [row] = await liveKeyQuery(db, key);
   return row;
 }
 

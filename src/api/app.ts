@@ -4,7 +4,6 @@ import type { ApiDeps } from './api-deps';
 import { requireApiKey } from './middleware/authenticate';
 import { errorHandler } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
-import { rateLimit } from './middleware/rate-limit';
 import { requestLogger } from './middleware/request-logger';
 import { RouteTable } from './route';
 import { registerBatchRoutes } from './routes/batch';
@@ -27,7 +26,7 @@ import { requestSpans } from '../telemetry/request-spans';
 export function createApp(deps: ApiDeps): { app: Koa; routes: RouteTable } {
   const app = new Koa({ proxy: false });
   const router = new Router();
-  const routes = new RouteTable(router, [requireApiKey(deps.db), rateLimit(deps.db, { perKey: deps.config.RATE_LIMIT_PER_MINUTE, perTeam: deps.config.TEAM_RATE_LIMIT_PER_MINUTE })]);
+  const routes = new RouteTable(router, [requireApiKey(deps.db, { perKey: deps.config.RATE_LIMIT_PER_MINUTE, perTeam: deps.config.TEAM_RATE_LIMIT_PER_MINUTE })]);
   registerHealthRoutes(routes, deps);
   registerScrapeRoutes(routes, deps);
   registerCrawlRoutes(routes, deps);

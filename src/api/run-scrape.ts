@@ -9,7 +9,7 @@ import { pageCredits } from '../credits/pricing';
 import { pages } from '../db/schema';
 import { METRIC_PREFIX, metrics } from '../metrics/registry';
 import { requireLlmForPromptOnly } from '../extract/spec-fields';
-import { createJob } from '../jobs/job-store';
+import { createJob, discardJob } from '../jobs/job-store';
 import { pageColumns, type PageRow } from '../jobs/page-document';
 import type { PageTask } from '../jobs/page-task';
 import { contentVariant } from '../scrape/content-variant';
@@ -71,15 +71,23 @@ export async function runScrape(
     screenshot: options.formats.some((f) => f.startsWith('screenshot')),
     json: options.formats.includes('json'),
   });
-  // The host's DNS lookup and the balance read overlap; a refused URL is still the answer
-  // when both fail.
-  const [checked, credited] = await Promise.allSettled([checkTarget(deps.gate, url), requireCredits(deps.db, team.teamId, needed, 'This scrape')]);
-  if (checked.status === 'rejected') throw checked.reason;
-  if (credited.status === 'rejected') throw credited.reason;
-  const target = checked.value;
-
+  // The host's DNS lookup, the balance read and the job row's write overlap (one round trip
+  // less on every scrape); a refused scrape's row goes again. A refused URL is still the answer
+  // when both checks fail.
   const jobId = randomUUID();
-  await createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: jobOptions, ttlHours: deps.config.JOB_TTL_HOURS });
+  const [checked, credited, created] = await Promise.allSettled([
+    checkTarget(deps.gate, url),
+    requireCredits(deps.db, team.teamId, needed, 'This scrape'),
+    createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: jobOptions, ttlHours: deps.config.JOB_TTL_HOURS }),
+  ]);
+  const refused = [checked, credited].find((r) => r.status === 'rejected');
+  if (refused) {
+    if (created.status === 'fulfilled') await discardJob(deps.db, jobId);
+    throw refused.reason;
+  }
+  if (created.status === 'rejected') throw created.reason;
+  const target = (checked as PromiseFulfilledResult<URL>).value;
+
   const workflowId = `scrape-${jobId}`;
   // Should this process's scrape worker run it (an eager start), the page is read as soon as it
   // is committed there, without waiting for the workflow's completion to come back through Temporal.

@@ -49,6 +49,11 @@ export async function findJob(db: Db, teamId: string, id: string): Promise<JobRo
   return row;
 }
 
+/** Removes a job its request refused before any work began (see runScrape). */
+export async function discardJob(db: Queryable, id: string): Promise<void> {
+  await db.delete(jobs).where(eq(jobs.id, id));
+}
+
 /** Marks a job completed, inside the transaction that stored its result. */
 export async function completeJob(tx: Queryable, id: string): Promise<void> {
   await tx.update(jobs).set({ status: 'completed', finishedAt: new Date() }).where(eq(jobs.id, id));

@@ -1,15 +1,10 @@
 import { sql } from 'drizzle-orm';
+import { liveKeyQuery, type AuthenticatedTeam } from '../accounts/api-keys';
 import type { Db } from '../db/client';
 import { rateLimitWindows, teamLimits } from '../db/schema';
 
 /** Length of a counting window; `RateLimit-Reset` counts down to its end. */
 export const WINDOW_SECONDS = 60;
-
-/** The requester: its key (by display prefix) and its team. */
-export interface Requester {
-  keyPrefix: string;
-  teamId: string;
-}
 
 /** Deployment-wide defaults, each overridable per team (team_limits); 0 means no limit. */
 export interface RequestLimits {
@@ -30,29 +25,51 @@ export interface BucketState {
   resetSeconds: number;
 }
 
+/** A live key's team and, when any limit applies to it, where its buckets stand. */
+export interface KeyedRequest {
+  team: AuthenticatedTeam;
+  /** Empty when neither the key nor its team has a limit: nothing was counted. */
+  buckets: BucketState[];
+}
+
 /**
- * Counts one request against its key's and its team's windows and reads the team's limits, in
- * one statement, so every API replica sees the same counts. A bucket's row is reset in place
- * when its window is over. Rows are locked key first, then team, in every statement, so two
- * requests cannot deadlock.
+ * Authenticates the key, reads its team's limits and counts the request against its key's and
+ * its team's windows, in one statement (one round trip before every authenticated route's work),
+ * so every API replica sees the same counts. Nothing is written when no limit applies. A bucket's
+ * row is reset in place when its window is over. Rows are locked key first, then team, in every
+ * statement, so two requests cannot deadlock. Undefined: no live key.
  */
-export async function countRequest(db: Db, who: Requester, defaults: RequestLimits): Promise<BucketState[]> {
+export async function authenticateRequest(db: Db, key: string, defaults: RequestLimits): Promise<KeyedRequest | undefined> {
   const w = rateLimitWindows;
   const window = sql`date_bin(${`${WINDOW_SECONDS} seconds`}::interval, now(), timestamptz 'epoch')`;
-  const rows = await db.execute<{ bucket: string; limit: number; hits: number; reset: number }>(sql`
-    with hit as (
+  const rows = await db.execute<{ team_id: string; team_name: string; key_prefix: string; bucket: string | null; limit: number; hits: number; reset: number }>(sql`
+    with k (team_id, team_name, key_prefix) as (${liveKeyQuery(db, key).getSQL()}),
+    limits as (
+      select k.*, coalesce(own.key_requests_per_minute, ${defaults.perKey}) as key_limit,
+             coalesce(own.requests_per_minute, ${defaults.perTeam}) as team_limit
+      from k left join ${teamLimits} own on own.team_id = k.team_id
+    ),
+    hit as (
       insert into ${w} (bucket, window_start, hits)
-      values (${`key:${who.keyPrefix}`}, ${window}, 1), (${`team:${who.teamId}`}, ${window}, 1)
+      select b.bucket, ${window}, 1
+      from limits cross join lateral (values (1, 'key:' || limits.key_prefix), (2, 'team:' || limits.team_id::text)) b(lock_order, bucket)
+      where limits.key_limit > 0 or limits.team_limit > 0
+      order by b.lock_order
       on conflict (bucket) do update set
         hits = case when ${w}.window_start = excluded.window_start then ${w}.hits + 1 else 1 end,
         window_start = excluded.window_start
       returning bucket, hits, window_start
-    ),
-    own as (select * from ${teamLimits} where ${teamLimits.teamId} = ${who.teamId})
-    select split_part(hit.bucket, ':', 1) as bucket, hit.hits,
-           case when hit.bucket like 'key:%' then coalesce(own.key_requests_per_minute, ${defaults.perKey})
-                else coalesce(own.requests_per_minute, ${defaults.perTeam}) end as "limit",
+    )
+    select limits.team_id, limits.team_name, limits.key_prefix, split_part(hit.bucket, ':', 1) as bucket, hit.hits,
+           case when hit.bucket like 'key:%' then limits.key_limit else limits.team_limit end as "limit",
            ceil(extract(epoch from hit.window_start + ${`${WINDOW_SECONDS} seconds`}::interval - now()))::int as reset
-    from hit left join own on true`);
-  return rows.map((r) => ({ bucket: r.bucket as BucketState['bucket'], limit: Number(r.limit), hits: Number(r.hits), resetSeconds: Math.max(1, Number(r.reset)) }));
+    from limits left join hit on true`);
+  const [first] = rows;
+  if (!first) return undefined;
+  return {
+    team: { teamId: first.team_id, teamName: first.team_name, keyPrefix: first.key_prefix },
+    buckets: rows
+      .filter((r) => r.bucket !== null)
+      .map((r) => ({ bucket: r.bucket as BucketState['bucket'], limit: Number(r.limit), hits: Number(r.hits), resetSeconds: Math.max(1, Number(r.reset)) })),
+  };
 }

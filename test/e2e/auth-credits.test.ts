@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { revokeApiKey } from '../../src/accounts/api-keys';
-import { ledger, pages, searchResults } from '../../src/db/schema';
+import { jobs, ledger, pages, rateLimitWindows, searchResults } from '../../src/db/schema';
 import { createTeamWithKey } from '../helpers/accounts';
 import { api, fixture } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
@@ -56,6 +56,20 @@ describe('credits', () => {
     const { status, body } = await api('/v1/scrape', { body: { url: fixture('/article') }, key: inject('brokeKey') });
     expect(status).toBe(402);
     expect(body).toMatchObject({ success: false, code: 'INSUFFICIENT_CREDITS' });
+  });
+
+  it('leaves no job behind when it refuses a scrape: too few credits, or a private address', async () => {
+    const broke = await freshTeam(0);
+    const poor = await api('/v1/scrape', { body: { url: fixture('/article') }, key: broke.key });
+    expect(poor.body).toMatchObject({ success: false, code: 'INSUFFICIENT_CREDITS' });
+    const funded = await freshTeam(10);
+    const blocked = await api('/v1/scrape', { body: { url: 'http://10.1.2.3/' }, key: funded.key });
+    expect(blocked.body).toMatchObject({ success: false, code: 'URL_BLOCKED' });
+    // Both refused: the private address's refusal is the answer, not the balance.
+    const both = await api('/v1/scrape', { body: { url: 'http://10.1.2.3/' }, key: broke.key });
+    expect(both.body).toMatchObject({ success: false, code: 'URL_BLOCKED' });
+    expect(await testDatabase().db.select().from(jobs).where(inArray(jobs.teamId, [broke.teamId, funded.teamId]))).toEqual([]);
+    expect(await balance(funded.key)).toBe(10);
   });
 
   it('charges one ledger row per scrape, and the balance drops by creditsUsed', async () => {
@@ -118,6 +132,18 @@ describe('rate limit', () => {
     // Another key has its own budget.
     const other = await freshTeam(5);
     expect(await balance(other.key, limited.url)).toBe(5);
+  });
+});
+
+describe('no rate limit', () => {
+  it('counts nothing for a team without one: no RateLimit fields and no window rows', async () => {
+    // The shared stack runs with RATE_LIMIT_PER_MINUTE=0 and no team-wide limit.
+    const team = await freshTeam(5);
+    const { status, headers } = await api('/v1/team/credit-usage', { key: team.key });
+    expect(status).toBe(200);
+    expect(headers.get('ratelimit-limit')).toBeNull();
+    const buckets = [`key:${team.prefix}`, `team:${team.teamId}`];
+    expect(await testDatabase().db.select().from(rateLimitWindows).where(inArray(rateLimitWindows.bucket, buckets))).toEqual([]);
   });
 });
 
