@@ -20,7 +20,8 @@ export const teamLimits = pgTable('team_limits', {
 /**
  * Request counts in fixed one-minute windows, shared by every API replica. One row per bucket
  * (`key:<prefix>`, `team:<id>`), reset in place when a new window starts, so the table never
- * grows past the number of keys and teams.
+ * grows past the number of keys and teams. Unlogged (migration 0008, which drizzle's schema
+ * cannot say): a count's commit waits for no WAL flush, and a crash empties the table.
  */
 export const rateLimitWindows = pgTable('rate_limit_windows', {
   bucket: text('bucket').primaryKey(),
