@@ -110,7 +110,10 @@ async function crawlThroughFault(scenario: string, stack: Stack, db: Database, k
     // been stored during it); a crawl already over at that first answer progressed since the
     // fault began.
     const baseline = before ?? (last && last.status !== 'scraping' ? atFault : undefined);
-    if (recoverMs === undefined && progressed(baseline, last)) recoverMs = Date.now() - faultEnded;
+    // A crawl that completes after that first answer progressed too, even when every page was
+    // already stored when the first answer came (the API can come back after the worker).
+    const completedSince = before !== undefined && last?.status === 'completed';
+    if (recoverMs === undefined && (progressed(baseline, last) || completedSince)) recoverMs = Date.now() - faultEnded;
     before ??= last?.completed;
     if (last && last.status !== 'scraping') break;
     if (Date.now() > deadline) throw new Error(`${scenario}: crawl ${id} not finished after the fault: ${JSON.stringify(last)}`);
