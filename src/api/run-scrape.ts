@@ -82,7 +82,8 @@ export async function runScrape(
   ]);
   const refused = [checked, credited].find((r) => r.status === 'rejected');
   if (refused) {
-    if (created.status === 'fulfilled') await discardJob(deps.db, jobId);
+    // The refusal stays the answer: a row left behind has no workflow, and the reconciler fails it.
+    if (created.status === 'fulfilled') await discardJob(deps.db, jobId).catch((err: unknown) => deps.logger.warn({ err, jobId }, "a refused scrape's job row could not be removed"));
     throw refused.reason;
   }
   if (created.status === 'rejected') throw created.reason;
