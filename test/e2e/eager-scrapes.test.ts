@@ -174,7 +174,11 @@ describe('scrapes the API starts', () => {
     const charges = await db.select({ amount: ledger.amount }).from(ledger).where(eq(ledger.idempotencyKey, `scrape:${jobId}`));
     expect(charges).toEqual([{ amount: -1 }]);
     const client = await testTemporal();
-    const history = await client.workflow.getHandle(`scrape-${jobId}`).fetchHistory();
+    const handle = client.workflow.getHandle(`scrape-${jobId}`);
+    // The page is stored inside the retried workflow task, whose events reach the history only
+    // once that task completes: wait for the workflow to close before reading who ran it.
+    await handle.result();
+    const history = await handle.fetchHistory();
     const identities = (history.events ?? []).flatMap((e) => e.workflowTaskStartedEventAttributes?.identity ?? []);
     expect(identities[0]).toMatch(new RegExp(`^${killedPid}@`));
     expect(identities.at(-1)).toMatch(new RegExp(`^${eager.worker.child.pid}@`));
