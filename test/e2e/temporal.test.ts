@@ -37,7 +37,10 @@ describe('Temporal', () => {
     ]);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) {
-      const description = await client.workflow.getHandle(`scrape-${id}`).describe();
+      const handle = client.workflow.getHandle(`scrape-${id}`);
+      // Answered once its page was stored, the workflow closes a moment later.
+      await handle.result();
+      const description = await handle.describe();
       expect({ id, type: description.type, status: description.status.name, taskQueue: description.taskQueue }).toEqual({
         id,
         type: 'scrapeWorkflow',

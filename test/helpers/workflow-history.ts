@@ -8,11 +8,14 @@ export interface ActivityRun {
 }
 
 /**
- * The activities a workflow ran, from its history: scheduled ones with their task queue, and
- * local ones (recorded as markers) as `local`.
+ * The activities a workflow ran, from its history once it has closed: scheduled ones with their
+ * task queue, and local ones (recorded as markers) as `local`. A scrape is answered as soon as
+ * its page is stored, before the workflow task that ran it completes and reaches the history.
  */
 export async function activitiesOf(client: Client, workflowId: string, runId?: string): Promise<ActivityRun[]> {
-  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  const handle = client.workflow.getHandle(workflowId, runId);
+  await handle.result();
+  const history = await handle.fetchHistory();
   return (history.events ?? []).flatMap((e): ActivityRun[] => {
     const scheduled = e.activityTaskScheduledEventAttributes;
     if (scheduled) return [{ type: scheduled.activityType?.name ?? '', queue: scheduled.taskQueue?.name ?? '' }];
