@@ -15,6 +15,7 @@ import { sampleSum, scrapeMetrics } from '../helpers/prometheus-text';
 import { startOwnStack } from '../helpers/own-stack';
 import { startStack, type Stack } from '../helpers/stack';
 import { testTemporal } from '../helpers/temporal';
+import { closedHistory } from '../helpers/workflow-history';
 
 /**
  * The API runs the scrapes it starts in a Temporal worker of its own, started eagerly
@@ -174,11 +175,8 @@ describe('scrapes the API starts', () => {
     const charges = await db.select({ amount: ledger.amount }).from(ledger).where(eq(ledger.idempotencyKey, `scrape:${jobId}`));
     expect(charges).toEqual([{ amount: -1 }]);
     const client = await testTemporal();
-    const handle = client.workflow.getHandle(`scrape-${jobId}`);
-    // The page is stored inside the retried workflow task, whose events reach the history only
-    // once that task completes: wait for the workflow to close before reading who ran it.
-    await handle.result();
-    const history = await handle.fetchHistory();
+    // The page is stored inside the retried workflow task, which reaches the history once it completes.
+    const history = await closedHistory(client, `scrape-${jobId}`);
     const identities = (history.events ?? []).flatMap((e) => e.workflowTaskStartedEventAttributes?.identity ?? []);
     expect(identities[0]).toMatch(new RegExp(`^${killedPid}@`));
     expect(identities.at(-1)).toMatch(new RegExp(`^${eager.worker.child.pid}@`));

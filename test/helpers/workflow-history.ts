@@ -8,14 +8,22 @@ export interface ActivityRun {
 }
 
 /**
- * The activities a workflow ran, from its history once it has closed: scheduled ones with their
- * task queue, and local ones (recorded as markers) as `local`. A scrape is answered as soon as
- * its page is stored, before the workflow task that ran it completes and reaches the history.
+ * A workflow's history once it has closed. A scrape is answered as soon as its page is stored,
+ * before the workflow task that ran it completes, and a retried task's events reach the history
+ * only when it completes.
  */
-export async function activitiesOf(client: Client, workflowId: string, runId?: string): Promise<ActivityRun[]> {
+export async function closedHistory(client: Client, workflowId: string, runId?: string) {
   const handle = client.workflow.getHandle(workflowId, runId);
   await handle.result();
-  const history = await handle.fetchHistory();
+  return handle.fetchHistory();
+}
+
+/**
+ * The activities a workflow ran, from its closed history: scheduled ones with their task queue,
+ * and local ones (recorded as markers) as `local`.
+ */
+export async function activitiesOf(client: Client, workflowId: string, runId?: string): Promise<ActivityRun[]> {
+  const history = await closedHistory(client, workflowId, runId);
   return (history.events ?? []).flatMap((e): ActivityRun[] => {
     const scheduled = e.activityTaskScheduledEventAttributes;
     if (scheduled) return [{ type: scheduled.activityType?.name ?? '', queue: scheduled.taskQueue?.name ?? '' }];
