@@ -76,6 +76,14 @@ describe('toMarkdown', () => {
     );
   });
 
+  it('writes checkboxes in list items as GFM task items, checked as the page says', () => {
+    const items = htmlToMarkdown(
+      '<ul><li><input type="checkbox" checked> done</li><li><input type="CHECKBOX"> to do</li><li><label><input type="checkbox" checked="checked"> labelled</label></li><li><span role="checkbox" aria-checked="true">yes</span> aria</li></ul>',
+    ).split('\n');
+    expect(items.map((line) => line.replace(/\s+/g, ' '))).toEqual(['- [x] done', '- [ ] to do', '- [x] labelled', '- [x] aria']);
+    expect(htmlToMarkdown('<form><input type="checkbox" checked> Remember me</form>')).toBe('Remember me');
+  });
+
   it('drops images without a src', () => {
     expect(htmlToMarkdown('<p>a <img alt="nothing"> b</p>')).toMatch(/^a +b$/);
   });

@@ -1,4 +1,4 @@
-import { highlightedCodeBlock, strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
+import { highlightedCodeBlock, strikethrough } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
 import { markdownFence } from '../markdown-fence';
 import { gfmTables } from './gfm-tables';
@@ -10,6 +10,17 @@ import { gfmTables } from './gfm-tables';
  */
 const ESCAPABLE = /[\\*`[\]_]|^(?:[-=>]|\+ |#{1,6} |~~~|\d+\. )/;
 
+const isCheckbox = (node: HTMLElement): boolean =>
+  node.nodeName === 'INPUT' ? node.getAttribute('type')?.toLowerCase() === 'checkbox' : node.getAttribute('role') === 'checkbox';
+
+/** A checkbox that marks a list item as a task: in the `<li>`, or in a label or span of it. */
+const marksListItem = (node: HTMLElement): boolean => {
+  const parent = node.parentNode;
+  return parent?.nodeName === 'LI' || ((parent?.nodeName === 'LABEL' || parent?.nodeName === 'SPAN') && parent.parentNode?.nodeName === 'LI');
+};
+
+const isChecked = (node: HTMLElement): boolean => (node.nodeName === 'INPUT' ? node.hasAttribute('checked') : node.getAttribute('aria-checked') === 'true');
+
 function createTurndown(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -17,7 +28,13 @@ function createTurndown(): TurndownService {
     bulletListMarker: '-',
     emDelimiter: '*',
   });
-  service.use([highlightedCodeBlock, strikethrough, taskListItems]);
+  service.use([highlightedCodeBlock, strikethrough]);
+  // GFM task items. The plugin's rule reads the `checked` property, which linkedom's inputs
+  // lack, so every box came out unchecked; the attribute is what the page says.
+  service.addRule('task-list-items', {
+    filter: (node) => isCheckbox(node) && marksListItem(node),
+    replacement: (_content, node) => `${isChecked(node as HTMLElement) ? '[x]' : '[ ]'} `,
+  });
   gfmTables(service);
   const escape = service.escape.bind(service);
   service.escape = (text) => (ESCAPABLE.test(text) ? escape(text) : text);
