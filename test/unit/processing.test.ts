@@ -84,6 +84,12 @@ describe('toMarkdown', () => {
     expect(htmlToMarkdown('<form><input type="checkbox" checked> Remember me</form>')).toBe('Remember me');
   });
 
+  it('collapses the whitespace that cleaning leaves between an image and the text after it', () => {
+    const document = parseBody('<p><img src="/x.gif">\n   <script>a</script>\n   <script>b</script>\n  <span>The title</span></p>');
+    for (const script of [...document.querySelectorAll('script')]) script.remove();
+    expect(toMarkdown(document.body)).toBe('![](/x.gif) The title');
+  });
+
   it('drops images without a src', () => {
     expect(htmlToMarkdown('<p>a <img alt="nothing"> b</p>')).toMatch(/^a +b$/);
   });

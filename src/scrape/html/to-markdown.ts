@@ -57,7 +57,13 @@ function createTurndown(): TurndownService {
 
 const turndown = createTurndown();
 
-/** GitHub-flavoured markdown of an element's content (a parsed DOM, so turndown does not parse again). */
+/**
+ * GitHub-flavoured markdown of an element's content (a parsed DOM, so turndown does not parse
+ * again). Merges adjacent text nodes first, as a parser leaves them: cleaning removes elements
+ * between text nodes, and turndown's whitespace collapsing, which assumes none are adjacent, kept
+ * a space of each whitespace-only one after an image (runs of dozens of spaces on real pages).
+ */
 export function toMarkdown(root: Element): string {
+  root.normalize();
   return turndown.turndown(root as unknown as TurndownService.Node).replace(/\n{3,}/g, '\n\n').trim();
 }
