@@ -109,6 +109,27 @@ describe('processHtml', () => {
     expect(processHtml(page, 'https://example.com/', { formats: ['markdown'], onlyMainContent: false, removeBase64Images: true })).not.toHaveProperty('html');
   });
 
+  it('shows lazy-loaded images at their real address, not their placeholder', () => {
+    const blank = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+    const page = `<html><body>
+      <p><img src="${blank}" data-src="/img/harbour.jpg" alt="Harbour"></p>
+      <p><img src="data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%3E%3C/svg%3E" data-lazy-src="/img/lamp.png" data-lazy-srcset="/img/lamp-640.png 640w, /img/lamp-1280.png 1280w" alt="Lamp"></p>
+      <p><img data-original="/img/tower.webp" alt="Tower"></p>
+      <p><img class="lazyload" src="/img/tiny.jpg" data-src="/img/pier.jpg" alt="Pier"></p>
+      <p><img src="/img/beacon.jpg" data-src="/img/other.jpg" alt="Beacon"></p>
+    </body></html>`;
+    for (const removeBase64Images of [true, false]) {
+      const { markdown } = processHtml(page, 'https://example.com/log/', { formats: ['markdown'], onlyMainContent: false, removeBase64Images });
+      expect(markdown.split('\n\n')).toEqual([
+        '![Harbour](https://example.com/img/harbour.jpg)',
+        '![Lamp](https://example.com/img/lamp-1280.png)',
+        '![Tower](https://example.com/img/tower.webp)',
+        '![Pier](https://example.com/img/pier.jpg)',
+        '![Beacon](https://example.com/img/beacon.jpg)',
+      ]);
+    }
+  });
+
   it('finds the main content of a shop page and recognises it as a product', () => {
     // A shop page shaped like Magento's: <main id="maincontent">. Readability on a patched DOM used to crash here.
     const page = readFileSync('test/fixtures/extract-corpus/product-03-microdata.html', 'utf8');

@@ -1,4 +1,5 @@
 import { absoluteHttpUrl } from './base-url';
+import { adoptLazySource } from './lazy-images';
 import type { PageScan } from './scan-page';
 
 export interface CleanOptions {
@@ -20,6 +21,7 @@ function largestSrcsetCandidate(srcset: string): string | undefined {
 }
 
 function rewriteMedia(element: Element, base: string, removeBase64Images: boolean): void {
+  if (element.localName === 'img' || element.localName === 'source') adoptLazySource(element);
   const srcset = element.getAttribute('srcset');
   if (srcset !== null && element.localName !== 'video' && element.localName !== 'audio') {
     const best = largestSrcsetCandidate(srcset);

@@ -1,3 +1,5 @@
+import { hasLazySource } from './lazy-images';
+
 /** Elements that never carry readable content; cleaning removes them. */
 const NON_CONTENT = new Set(['script', 'style', 'template', 'link', 'meta', 'iframe', 'object', 'embed', 'canvas', 'svg']);
 
@@ -20,7 +22,7 @@ export interface PageScan {
   icons: Element[];
   /** `<a href>` and `<area href>`, in document order. */
   anchors: Element[];
-  /** `<img>`, `<source>`, `<video>` and `<audio>` with a `src` or `srcset`. */
+  /** `<img>`, `<source>`, `<video>` and `<audio>` with a `src` or `srcset`; images also with a lazy-loading one. */
   media: Element[];
   /** How many `<script>`s the page runs (not data blocks such as JSON-LD). */
   scripts: number;
@@ -125,6 +127,8 @@ function inspect(element: Element, scan: PageScan, inRemoved: boolean): void {
       break;
     case 'img':
     case 'source':
+      if (element.hasAttribute('src') || element.hasAttribute('srcset') || hasLazySource(element)) scan.media.push(element);
+      break;
     case 'video':
     case 'audio':
       if (element.hasAttribute('src') || element.hasAttribute('srcset')) scan.media.push(element);
