@@ -1,5 +1,7 @@
 import * as cheerio from 'cheerio';
+import type { Element } from 'domhandler';
 import { absoluteHttpUrl, baseUrlOf } from '../../scrape/html/base-url';
+import { LAZY_SRC, LAZY_SRCSET } from '../../scrape/html/lazy-images';
 
 /** Most image URLs a document lists; a page with more says so in a warning. */
 export const MAX_IMAGES_PER_PAGE = 1_000;
@@ -11,13 +13,23 @@ export interface AttributeValues {
   values: string[];
 }
 
-/** The page's distinct http(s) image URLs (`<img src>`, `srcset`, `<source srcset>`), absolute, in document order. */
+const IMAGE_SELECTOR = [
+  ...['src', 'srcset', ...LAZY_SRC, ...LAZY_SRCSET].map((name) => `img[${name}]`),
+  ...['srcset', ...LAZY_SRCSET].map((name) => `picture source[${name}]`),
+].join(', ');
+
+/**
+ * The page's distinct http(s) image URLs (`<img src>`, `srcset`, `<source srcset>`, and the real
+ * addresses lazy-loaded images keep in data attributes), absolute, in document order.
+ */
 export function imagesOf(rawHtml: string, pageUrl: string): { images: string[]; total: number } {
   const $ = cheerio.load(rawHtml);
   const base = baseUrlOf($('base[href]').attr('href'), pageUrl);
   const seen = new Set<string>();
-  $('img[src], img[srcset], picture source[srcset]').each((_, el) => {
-    const refs = [el.attribs.src, ...(el.attribs.srcset ?? '').split(',').map((c) => c.trim().split(/\s+/)[0])];
+  $(IMAGE_SELECTOR).each((_, node) => {
+    const el = node as Element;
+    const sets = [el.attribs.srcset, ...LAZY_SRCSET.map((name) => el.attribs[name])];
+    const refs = [el.attribs.src, ...LAZY_SRC.map((name) => el.attribs[name]), ...sets.flatMap((set) => (set ?? '').split(',').map((c) => c.trim().split(/\s+/)[0]))];
     for (const ref of refs) {
       const url = ref ? absoluteHttpUrl(ref, base) : null;
       if (url) seen.add(url);

@@ -3,8 +3,8 @@
  * (lazysizes, WP Rocket, jQuery Lazy Load and their kin), in the order they are looked at. A
  * client that runs no scripts sees only the placeholder in `src`.
  */
-const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original'];
-const LAZY_SRCSET = ['data-srcset', 'data-lazy-srcset'];
+export const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original'] as const;
+export const LAZY_SRCSET = ['data-srcset', 'data-lazy-srcset'] as const;
 
 const isPlaceholder = (src: string | null): boolean => !src?.trim() || src.trimStart().startsWith('data:');
 
