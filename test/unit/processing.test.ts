@@ -109,6 +109,11 @@ describe('processHtml', () => {
     expect(processHtml(page, 'https://example.com/', { formats: ['markdown'], onlyMainContent: false, removeBase64Images: true })).not.toHaveProperty('html');
   });
 
+  it('reads the title as document.title does, its whitespace collapsed', () => {
+    const page = '<html><head><title>\n  ORM Quick Start\n —\n\t SQLAlchemy  Documentation </title></head><body><p>Text</p></body></html>';
+    expect(processHtml(page, 'https://example.com/', { formats: ['markdown'], onlyMainContent: false, removeBase64Images: true }).metadata.title).toBe('ORM Quick Start — SQLAlchemy Documentation');
+  });
+
   it('shows lazy-loaded images at their real address, not their placeholder', () => {
     const blank = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
     const page = `<html><body>

@@ -33,7 +33,8 @@ export function extractMetadata(document: Document, scan: PageScan, base: string
   }
   const meta = (...keys: string[]): string | undefined => keys.map((k) => metas.get(k)).find(Boolean);
   const found: HtmlMetadata = {
-    title: scan.title?.textContent?.trim() || meta('og:title', 'twitter:title'),
+    // As `document.title` reads it: ASCII whitespace stripped and collapsed (HTML, "document.title").
+    title: scan.title?.textContent?.replace(/[\t\n\f\r ]+/g, ' ').trim() || meta('og:title', 'twitter:title'),
     description: meta('description', 'og:description', 'twitter:description'),
     language: document.documentElement?.getAttribute('lang')?.trim() || meta('language', 'content-language'),
     keywords: meta('keywords'),
