@@ -12,6 +12,7 @@ import { registerDocsRoutes } from './routes/docs';
 import { registerExtractRoutes } from './routes/extract';
 import { registerHealthRoutes } from './routes/health';
 import { registerMapRoutes } from './routes/map';
+import { registerMetricsRoute } from './routes/metrics';
 import { registerSearchRoutes } from './routes/search';
 import { registerScrapeRoutes } from './routes/scrape';
 import { registerScreenshotRoutes } from './routes/screenshot';
@@ -19,7 +20,6 @@ import { registerTeamRoutes } from './routes/team';
 import { registerMcpRoute } from '../mcp/http-route';
 import { registerV2Routes } from './v2/register-v2-routes';
 import { httpMetrics } from '../metrics/http-metrics';
-import { registerMetricsRoute } from '../metrics/metrics-route';
 import { requestSpans } from '../telemetry/request-spans';
 
 /** The Koa application: middleware in the order a request meets it, then the route table. */

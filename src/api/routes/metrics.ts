@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { ApiDeps } from '../api/api-deps';
-import type { RouteTable } from '../api/route';
-import { refreshBacklogGauges } from './backlog-metrics';
-import { metrics } from './registry';
-import { temporalSdkSeries } from './sdk-series';
+import type { ApiDeps } from '../api-deps';
+import type { RouteTable } from '../route';
+import { refreshBacklogGauges } from '../../metrics/backlog-metrics';
+import { metrics } from '../../metrics/registry';
+import { temporalSdkSeries } from '../../metrics/sdk-series';
 
 /**
  * GET /metrics on the API's own port, in the Prometheus text format, without a key: like
