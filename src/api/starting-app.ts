@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { AppError } from '../errors';
-import { OUTAGE_RETRY_AFTER_SECONDS } from './dependency-outage';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../startup/dependency-outage';
 import { errorHandler } from './middleware/error-handler';
 
 /**

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NativeConnection, TransportError } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import { dependencyOutage } from '../api/dependency-outage';
+import { dependencyOutage } from './dependency-outage';
 import { migrateDatabase } from '../db/migrate';
 import { serializeError, type LoggedError } from '../log-errors';
 

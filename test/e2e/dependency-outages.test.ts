@@ -17,7 +17,7 @@ import { freePort } from '../helpers/free-port';
 import { inProcessConfig, startInProcessApi, type Running } from '../helpers/in-process';
 import { postgresBinDir, startThrowawayPostgres, type ThrowawayPostgres } from '../helpers/throwaway-postgres';
 
-/** What the API tells a client to wait (src/api/dependency-outage.ts). */
+/** What the API tells a client to wait (src/startup/dependency-outage.ts). */
 const RETRY_AFTER = '5';
 
 /** Starts the API's or the worker's entry point as npm start does, handing what it prints to `sink`. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { AppError } from '../../errors';
-import { dependencyOutage } from '../dependency-outage';
+import { dependencyOutage } from '../../startup/dependency-outage';
 
 /**
  * The router's own answers, which come without a body: no route (404), a path that does not take

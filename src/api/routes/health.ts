@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '../../errors';
 import type { ApiDeps } from '../api-deps';
-import { OUTAGE_RETRY_AFTER_SECONDS } from '../dependency-outage';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../../startup/dependency-outage';
 import type { RouteTable } from '../route';
 
 const { TaskQueueType } = temporal.api.enums.v1;

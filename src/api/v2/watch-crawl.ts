@@ -5,7 +5,7 @@ import { authenticate } from '../../accounts/api-keys';
 import { AppError } from '../../errors';
 import { findJob } from '../../jobs/job-store';
 import type { ApiDeps } from '../api-deps';
-import { dependencyOutage } from '../dependency-outage';
+import { dependencyOutage } from '../../startup/dependency-outage';
 import { streamJob } from './watch-stream';
 
 /** How the status routes' documentation describes the WebSocket at the same path. */
