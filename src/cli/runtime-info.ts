@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../dev/paths';
+import { ROOT } from '../config/paths';
 
 /** Where `npm start` records what it set up, so the CLI finds the same stack. */
 export const RUNTIME_FILE = 'runtime.json';

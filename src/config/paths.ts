@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 
-/** The repository root (this file lives in src/dev). */
+/** The repository root (this file lives in src/config). */
 export const ROOT = path.resolve(__dirname, '..', '..');
 
 /** Machine-wide cache for things worth keeping across clones: the Temporal CLI, browsers. */

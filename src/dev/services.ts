@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { StdioOptions } from 'node:child_process';
 import { startProcess, waitFor, type ManagedProcess } from './child-process';
-import { ROOT } from './paths';
+import { ROOT } from '../config/paths';
 import { WORKER_NODE_FLAGS, WORKER_PROCESS_ENV } from '../worker/process-settings';
 
 /**

@@ -6,7 +6,7 @@ import { connectDatabase } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
 import { ensureChromium } from './chromium-setup';
 import { ensureDevKey } from './dev-key';
-import { ROOT } from './paths';
+import { ROOT } from '../config/paths';
 import { provideDatabase } from './postgres-setup';
 import { startService, waitUntilReady } from './services';
 import { supervise } from './supervisor';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { CACHE_DIR } from './paths';
+import { CACHE_DIR } from '../config/paths';
 
 /** The newest tag that `go install` can build (later tags carry a `replace` directive). */
 export const TEMPORAL_CLI_VERSION = '1.5.1';

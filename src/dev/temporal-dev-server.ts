@@ -4,7 +4,7 @@ import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { SEARCH_ATTRIBUTES, searchAttributeFlags } from '../temporal/search-attributes';
 import { startProcess, waitFor } from './child-process';
-import { CACHE_DIR } from './paths';
+import { CACHE_DIR } from '../config/paths';
 import { findTemporalCli } from './temporal-cli';
 
 export interface TemporalServerOptions {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from './paths';
+import { ROOT } from '../config/paths';
 
 /**
  * `npm test`: type-checks, then runs the whole suite with vitest. The suite's global setup

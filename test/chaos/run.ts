@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from '../../src/dev/paths';
+import { ROOT } from '../../src/config/paths';
 import { startEnvironment } from '../helpers/environment';
 import { hostileCrawlBesideScrapes, killOneOfTwoWorkers, restartApiWhilePolling, restartPostgres, restartTemporal, type ChaosEnv, type ChaosResult } from './scenarios';
 

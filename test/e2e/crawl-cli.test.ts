@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ROOT } from '../../src/dev/paths';
+import { ROOT } from '../../src/config/paths';
 import { startCrawlSite, type CrawlSite } from '../fixtures/crawl-site';
 import { api } from '../helpers/api';
 import { waitForCrawl } from '../helpers/crawl';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ROOT } from '../../src/dev/paths';
+import { ROOT } from '../../src/config/paths';
 import { EXTRACT_FIXTURES } from '../fixtures/extract-pages';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
 import { fixture } from '../helpers/api';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startProcess, waitFor, type ManagedProcess } from '../../src/dev/child-process';
-import { ROOT } from '../../src/dev/paths';
+import { ROOT } from '../../src/config/paths';
 import { api, fixture } from '../helpers/api';
 import { freePort } from '../helpers/free-port';
 import { processTree } from '../helpers/processes';

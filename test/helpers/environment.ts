@@ -2,7 +2,7 @@ import path from 'node:path';
 import { connectDatabase } from '../../src/db/client';
 import { migrateDatabase } from '../../src/db/migrate';
 import { ensureChromium } from '../../src/dev/chromium-setup';
-import { ROOT } from '../../src/dev/paths';
+import { ROOT } from '../../src/config/paths';
 import { provideDatabase } from '../../src/dev/postgres-setup';
 import { startTemporalDevServer, type TemporalServer } from '../../src/dev/temporal-dev-server';
 import { createTeamWithKey } from './accounts';

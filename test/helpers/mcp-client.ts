@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ROOT } from '../../src/dev/paths';
+import { ROOT } from '../../src/config/paths';
 
 /** An MCP client connected to a server; `stderr` is what a child-process server logged. */
 export interface Connected {

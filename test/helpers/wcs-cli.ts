@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { ROOT } from '../../src/dev/paths';
+import { ROOT } from '../../src/config/paths';
 
 export interface CliRun {
   code: number;

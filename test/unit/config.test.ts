@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, configVariables, loadConfig } from '../../src/config/env';
-import { ROOT } from '../../src/dev/paths';
+import { ROOT } from '../../src/config/paths';
 
 const DATABASE_URL = 'postgres://wcs@127.0.0.1:5432/wcs';
 

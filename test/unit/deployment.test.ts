@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { configVariables } from '../../src/config/env';
-import { ROOT } from '../../src/dev/paths';
+import { ROOT } from '../../src/config/paths';
 import { searchAttributeFlags } from '../../src/temporal/search-attributes';
 import { WORKER_NODE_FLAGS, WORKER_PROCESS_ENV } from '../../src/worker/process-settings';
 

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { CACHE_DIR } from '../../../src/dev/paths';
+import { CACHE_DIR } from '../../../src/config/paths';
 
 const SOURCE = path.join(__dirname, 'go-trafilatura');
 const OUT_DIR = path.join(CACHE_DIR, 'go-trafilatura');
