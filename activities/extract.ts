@@ -23,7 +23,7 @@ import {
   storePageExtraction,
   type PageExtractionRow,
 } from '../src/jobs/extraction-store';
-import { pageColumns } from '../src/jobs/page-document';
+import { pageColumns } from '../src/db/page-row';
 import { chargedPerPage, type PageTask } from '../src/jobs/page-task';
 import { withAppFailures } from './app-failure';
 import { withHeartbeat } from './heartbeat';

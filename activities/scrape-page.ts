@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { BrowserScraper } from '../src/browser/browser-scraper';
 import { pageCredits } from '../src/credits/pricing';
 import type { Db } from '../src/db/client';
-import type { PageRow } from '../src/jobs/page-document';
+import type { PageRow } from '../src/db/page-row';
 import { findCachedPage, findStoredPage, storeFailedPage, storeScrapedPage, type StoredPageWithRow } from '../src/jobs/page-store';
 import { chargedPerPage, extractsJson, finishesJob, type PageTask, type PageTaskFailure, type PageTaskOutcome } from '../src/jobs/page-task';
 import { cachedPageAsScraped } from '../src/jobs/cached-page';

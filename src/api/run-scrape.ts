@@ -10,7 +10,7 @@ import { pages } from '../db/schema';
 import { METRIC_PREFIX, metrics } from '../metrics/registry';
 import { requireLlmForPromptOnly } from '../extract/spec-fields';
 import { createJob, discardJob } from '../jobs/job-store';
-import { pageColumns, type PageRow } from '../jobs/page-document';
+import { pageColumns, type PageRow } from '../db/page-row';
 import type { PageTask } from '../jobs/page-task';
 import { contentVariant } from '../scrape/content-variant';
 import { browserRequiredBy } from '../scrape/engine-choice';

@@ -6,7 +6,7 @@ import { searchResultCredits } from '../credits/pricing';
 import { jobs, pages, searchResults } from '../db/schema';
 import { requireLlmForPromptOnly } from '../extract/spec-fields';
 import { createJob } from '../jobs/job-store';
-import { pageColumns, type PageRow } from '../jobs/page-document';
+import { pageColumns, type PageRow } from '../db/page-row';
 import type { SearchJobResult } from '../search/finish-search';
 import type { SearchOptions } from '../search/search-options';
 import { awaitWorkflowResult } from '../temporal/await-result';

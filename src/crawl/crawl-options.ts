@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { V2OutputSpec } from '../api/v2/scrape-options';
+import type { V2OutputSpec } from '../firecrawl/v2/scrape-options';
 import { clientTags, refineScrapeOptions, scrapeOptionsShape, scrapeOptionsSchema } from '../scrape/scrape-options';
 
 export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed'] as const;
@@ -117,7 +117,7 @@ export interface CrawlOptions {
   webhook?: WebhookTarget;
   /** Scrape the start URL and the URLs its sitemaps list, following no links (v2 `sitemap: "only"`). */
   sitemapOnly?: boolean;
-  /** Set by /v2: which v2 formats each page's document shows (see api/v2/document). */
+  /** Set by /v2: which v2 formats each page's document shows (see firecrawl/v2/document). */
   v2Output?: V2OutputSpec;
 }
 

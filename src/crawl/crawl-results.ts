@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { edges, pages } from '../db/schema';
-import { pageColumns, type PageRow } from '../jobs/page-document';
+import { pageColumns, type PageRow } from '../db/page-row';
 
 /** Documents in one answer at most, and roughly the most bytes of them. */
 export const MAX_PAGE_SIZE = 100;

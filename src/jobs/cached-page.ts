@@ -1,5 +1,5 @@
 import type { ScrapedPage } from '../scrape/scraped-page';
-import type { PageRow } from './page-document';
+import type { PageRow } from '../db/page-row';
 
 /** A stored page re-used for another job (`maxAge`), in the shape a fresh scrape has. */
 export function cachedPageAsScraped(row: PageRow): ScrapedPage {

@@ -8,7 +8,7 @@ import { headingsOf } from '../search/index-fields';
 import { textSearchConfigFor } from '../search/text-search-language';
 import type { ScrapedPage } from '../scrape/scraped-page';
 import { recordStoredPage } from '../metrics/page-metrics';
-import { pageColumns, pageRowFromDriver, type PageRow } from './page-document';
+import { pageColumns, pageRowFromDriver, type PageRow } from '../db/page-row';
 
 /** Which row of which job a page belongs to. */
 export interface PageRef {

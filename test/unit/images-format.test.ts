@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imagesOf } from '../../src/api/v2/page-markup';
+import { imagesOf } from '../../src/firecrawl/v2/page-markup';
 
 describe('the v2 images format', () => {
   it('lists every image address once, absolute, lazy-loaded images at their real address and no data: placeholder', () => {

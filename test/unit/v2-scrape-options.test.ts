@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planV2Scrape, V2_DEFAULT_MAX_AGE_MS, v2ScrapeOptionsSchema, v2ScrapeRequestSchema } from '../../src/api/v2/scrape-options';
+import { planV2Scrape, V2_DEFAULT_MAX_AGE_MS, v2ScrapeOptionsSchema, v2ScrapeRequestSchema } from '../../src/firecrawl/v2/scrape-options';
 
 const plan = (options: Record<string, unknown>) => planV2Scrape(v2ScrapeOptionsSchema.parse(options));
 const problems = (body: Record<string, unknown>) => {

@@ -8,12 +8,13 @@ import { submitCrawl } from '../../crawl/submit-crawl';
 import { jobs } from '../../db/schema';
 import { AppError } from '../../errors';
 import { findJob, type JobRow } from '../../jobs/job-store';
-import { pageToDocument, type PageRow } from '../../jobs/page-document';
+import type { PageRow } from '../../db/page-row';
+import { pageToDocument } from '../../firecrawl/v1/document';
 import type { Document } from '../../scrape/document';
 import type { ApiDeps } from '../api-deps';
 import { checkTarget } from '../preflight';
 import type { RouteContext, RouteTable } from '../route';
-import { documentSchema } from '../schemas/document-schema';
+import { documentSchema } from '../../firecrawl/v1/document-schema';
 
 const CRAWL_KINDS = ['crawl', 'batch'] as const;
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { pageToDocument } from '../../jobs/page-document';
+import { pageToDocument } from '../../firecrawl/v1/document';
 import { scrapeOptionsOf, scrapeRequestSchema } from '../../scrape/scrape-options';
 import type { ApiDeps } from '../api-deps';
 import { clientGone } from '../client-gone';
 import { admissionTicket, type RouteTable } from '../route';
 import { runScrape } from '../run-scrape';
-import { documentSchema } from '../schemas/document-schema';
+import { documentSchema } from '../../firecrawl/v1/document-schema';
 
 export function registerScrapeRoutes(routes: RouteTable, deps: ApiDeps): void {
   routes.add({

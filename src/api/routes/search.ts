@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { pageToDocument } from '../../jobs/page-document';
+import { pageToDocument } from '../../firecrawl/v1/document';
 import { searchOptionsOf, searchRequestSchema } from '../../search/search-options';
 import type { ApiDeps } from '../api-deps';
 import type { RouteTable } from '../route';
 import { runSearch } from '../run-search';
-import { documentSchema } from '../schemas/document-schema';
+import { documentSchema } from '../../firecrawl/v1/document-schema';
 
 const searchResultSchema = documentSchema.partial({ metadata: true }).extend({
   url: z.string(),

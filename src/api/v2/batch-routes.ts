@@ -7,7 +7,7 @@ import { partitionBatchUrls } from '../routes/batch';
 import { registerJobStatusRoutes } from '../routes/crawl';
 import { v2DocumentView } from './crawl-document-view';
 import { refineJobFormats, zeroDataRetentionField } from './crawl-request';
-import { planV2Scrape, refineV2ScrapeOptions, v2ScrapeOptionsShape } from './scrape-options';
+import { planV2Scrape, refineV2ScrapeOptions, v2ScrapeOptionsShape } from '../../firecrawl/v2/scrape-options';
 import { WATCH_NOTE } from './watch-crawl';
 
 /** Body of POST /v2/batch/scrape: the URLs and v2 scrape options side by side, as the SDK sends them. */

@@ -1,6 +1,6 @@
 import type { DocumentView } from '../routes/crawl';
 import { v2OutputOfV1 } from './crawl-request';
-import { toV2Document, v2DocumentSchema, type V2Document } from './document';
+import { toV2Document, v2DocumentSchema, type V2Document } from '../../firecrawl/v2/document';
 
 /** Stored pages of a crawl or batch as v2 documents, whichever API version started the job. */
 export const v2DocumentView: DocumentView<V2Document> = {

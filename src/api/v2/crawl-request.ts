@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { crawlOptionsOf, regexList, webhookSchema, type CrawlOptions, type CrawlRequest } from '../../crawl/crawl-options';
 import type { Format } from '../../scrape/document';
 import { clientTags } from '../../scrape/scrape-options';
-import { formatName, planV2Scrape, v2ScrapeOptionsSchema, type V2OutputSpec, type V2ScrapeOptions } from './scrape-options';
+import { formatName, planV2Scrape, v2ScrapeOptionsSchema, type V2OutputSpec, type V2ScrapeOptions } from '../../firecrawl/v2/scrape-options';
 
 /** The crawl options a prompt may choose (POST /v2/crawl/params-preview answers these). */
 export const v2CrawlParamsShape = {

@@ -3,7 +3,7 @@ import { extractStatus, startExtract } from '../extract-job';
 import type { ApiDeps } from '../api-deps';
 import type { RouteTable } from '../route';
 import { extractRequestShape, extractStatusSchema, refineExtractRequest } from '../routes/extract';
-import { planV2Scrape, v2ScrapeOptionsSchema } from './scrape-options';
+import { planV2Scrape, v2ScrapeOptionsSchema } from '../../firecrawl/v2/scrape-options';
 
 /** Body of POST /v2/extract: /v1/extract's, with v2 scrape options. */
 export const v2ExtractRequestSchema = z

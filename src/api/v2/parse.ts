@@ -12,8 +12,8 @@ import type { ApiDeps } from '../api-deps';
 import type { RouteTable } from '../route';
 import { requireCredits } from '../preflight';
 import { validate } from '../validation';
-import { toV2Document, v2DocumentSchema } from './document';
-import { formatName, jobOptionsWithV2, planV2Scrape, v2FormatSchema, v2ScrapeOptionsSchema, v2ScrapeOptionsShape } from './scrape-options';
+import { toV2Document, v2DocumentSchema } from '../../firecrawl/v2/document';
+import { formatName, jobOptionsWithV2, planV2Scrape, v2FormatSchema, v2ScrapeOptionsSchema, v2ScrapeOptionsShape } from '../../firecrawl/v2/scrape-options';
 
 /** Formats a file has: no render (screenshot), no LLM step here (json, summary), no history (changeTracking). */
 const PARSE_FORMATS = new Set(['markdown', 'html', 'rawHtml', 'links', 'images', 'attributes', 'text']);

@@ -9,8 +9,8 @@ import type { ApiDeps } from '../api-deps';
 import { clientGone } from '../client-gone';
 import { admissionTicket, type RouteTable } from '../route';
 import { runScrape } from '../run-scrape';
-import { toV2Document, v2DocumentSchema, type V2DocumentExtras } from './document';
-import { jobOptionsWithV2, planV2Scrape, v2ScrapeRequestSchema } from './scrape-options';
+import { toV2Document, v2DocumentSchema, type V2DocumentExtras } from '../../firecrawl/v2/document';
+import { jobOptionsWithV2, planV2Scrape, v2ScrapeRequestSchema } from '../../firecrawl/v2/scrape-options';
 import { requireLlmForSummary, summarizePage } from './summarize';
 
 export function registerV2ScrapeRoutes(routes: RouteTable, deps: ApiDeps): void {

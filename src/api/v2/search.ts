@@ -7,8 +7,8 @@ import { clientTags } from '../../scrape/scrape-options';
 import type { ApiDeps } from '../api-deps';
 import type { RouteTable } from '../route';
 import { runSearch, type RankedResult } from '../run-search';
-import { toV2Document, v2DocumentSchema } from './document';
-import { formatName, planV2Scrape, refineV2ScrapeOptions, v2FormatSchema, v2ScrapeOptionsShape } from './scrape-options';
+import { toV2Document, v2DocumentSchema } from '../../firecrawl/v2/document';
+import { formatName, planV2Scrape, refineV2ScrapeOptions, v2FormatSchema, v2ScrapeOptionsShape } from '../../firecrawl/v2/scrape-options';
 
 /** `alexandria` is Firecrawl's cloud catalogue of data-provider tools: accepted, and answered with no tools. */
 const SOURCES = ['web', 'news', 'images', 'alexandria'] as const;

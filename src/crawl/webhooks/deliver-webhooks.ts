@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { pages } from '../../db/schema';
-import { toV2Document } from '../../api/v2/document';
-import { pageColumns, pageToDocument, type PageRow } from '../../jobs/page-document';
+import { toV2Document } from '../../firecrawl/v2/document';
+import { pageColumns, type PageRow } from '../../db/page-row';
+import { pageToDocument } from '../../firecrawl/v1/document';
 import type { GuardedFetcher } from '../../net/guarded-fetcher';
 import { loadCrawlJob } from '../crawl-job';
 import type { CrawlOptions } from '../crawl-options';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import type { PageRow } from '../../jobs/page-document';
+import type { PageRow } from '../../db/page-row';
 import type { ChangeTrackingResult } from './change-result';
 import { compareCopies } from './compare-copies';
 import { findPreviousCopy } from './previous-copy';
