@@ -1,7 +1,7 @@
 import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { ExtractActivities } from '../activities/extract';
 import type { ScrapeActivities } from '../activities/scrape-page';
-import type { JsonSchema } from '../src/extract/json-schema';
+import type { JsonSchema } from '../src/json-schema/json-schema';
 import { PATTERN_PAGE_CAP, type PageFailureSummary, type PatternPage, type UrlDiscoveryActivities } from '../src/extract/url-pattern';
 import type { PageTask } from '../src/jobs/page-task';
 import type { ScrapeOptions } from '../src/scrape/scrape-options';

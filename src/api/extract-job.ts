@@ -3,7 +3,7 @@ import { extractWorkflow } from '../../workflows';
 import type { AuthenticatedTeam } from '../accounts/api-keys';
 import { PRICES } from '../credits/pricing';
 import { AppError } from '../errors';
-import type { JsonSchema } from '../extract/json-schema';
+import type { JsonSchema } from '../json-schema/json-schema';
 import { requireLlmForPromptOnly } from '../extract/spec-fields';
 import { isUrlPattern, patternBase, type PatternPage } from '../extract/url-pattern';
 import { findExtraction } from '../jobs/extraction-store';

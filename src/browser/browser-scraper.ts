@@ -8,7 +8,7 @@ import type { ProcessContent } from '../scrape/process/processing-pool';
 import { requestHeaders } from '../scrape/request-headers';
 import type { ScrapeOptions } from '../scrape/scrape-options';
 import type { ScrapedPage } from '../scrape/scraped-page';
-import type { CaptureViewport, ScreenshotDetails } from '../screenshots/screenshot-details';
+import type { CaptureViewport, ScreenshotDetails } from '../db/screenshot-details';
 import type { CapturedImage } from '../screenshots/screenshot-store';
 import { isAdHost } from './ad-hosts';
 import type { BrowserPool } from './browser-pool';

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright';
 import { AppError } from '../errors';
 import type { Action } from '../scrape/actions';
-import type { ActionResults } from '../scrape/document';
+import type { ActionResults } from '../db/page-metadata';
 import type { CapturedImage } from '../screenshots/screenshot-store';
 import { capturePage, type CaptureLimits } from './capture';
 

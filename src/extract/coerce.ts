@@ -1,6 +1,6 @@
 import * as cheerio from 'cheerio';
 import { distance } from 'fastest-levenshtein';
-import { nameWords, type SchemaView } from './json-schema';
+import { nameWords, type SchemaView } from '../json-schema/json-schema';
 
 /** A page value turned into the schema's type; `factor` scales the source's confidence. */
 export type Coerced = { ok: true; value: unknown; factor: number; message?: string } | { ok: false; message: string };

@@ -1,6 +1,7 @@
-import { roundConfidence, type ExtractionResult, type FieldNote } from './extraction-result';
+import type { FieldNote } from '../db/field-note';
+import { roundConfidence, type ExtractionResult } from './extraction-result';
 import { childPath, isWithin } from './field-path';
-import { SchemaReader, type JsonSchema, type SchemaView } from './json-schema';
+import { SchemaReader, type JsonSchema, type SchemaView } from '../json-schema/json-schema';
 import { canonical } from './merge-results';
 
 const filled = (v: unknown) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0);

@@ -1,7 +1,8 @@
-import { snippet, type ExtractionResult, type FieldNote } from './extraction-result';
+import type { FieldNote } from '../db/field-note';
+import { snippet, type ExtractionResult } from './extraction-result';
 import { getPath, isWithin, parsePath } from './field-path';
-import { nullableSchema, type JsonSchema } from './json-schema';
-import { schemaProblems, type SchemaProblem } from './schema-validator';
+import { nullableSchema, type JsonSchema } from '../json-schema/json-schema';
+import { schemaProblems, type SchemaProblem } from '../json-schema/schema-validator';
 
 type Container = Record<string, unknown> | unknown[];
 

@@ -1,5 +1,5 @@
 import type { ExtractionResult } from './extraction-result';
-import type { JsonSchema } from './json-schema';
+import type { JsonSchema } from '../json-schema/json-schema';
 
 /** One page as the engines read it: the markup for structured data, the main content for a model. */
 export interface PageInput {

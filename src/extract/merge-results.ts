@@ -1,6 +1,7 @@
-import { roundConfidence, snippet, type ExtractionResult, type FieldNote } from './extraction-result';
+import type { FieldNote } from '../db/field-note';
+import { roundConfidence, snippet, type ExtractionResult } from './extraction-result';
 import { childPath, isWithin } from './field-path';
-import { SchemaReader, type JsonSchema, type SchemaView } from './json-schema';
+import { SchemaReader, type JsonSchema, type SchemaView } from '../json-schema/json-schema';
 
 /** One page's (or one chunk's) result, and where it came from. */
 export interface ResultPart {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { LlmConfig } from '../config/env';
 import { AppError } from '../errors';
-import type { JsonSchema } from './json-schema';
-import { extractSchemaProblems } from './schema-validator';
+import type { JsonSchema } from '../json-schema/json-schema';
+import { extractSchemaProblems } from '../json-schema/schema-validator';
 
 /** Largest schema accepted, serialized. */
 const MAX_SCHEMA_CHARS = 100_000;

@@ -3,7 +3,7 @@ import { charge } from '../credits/ledger';
 import type { Db, Queryable } from '../db/client';
 import { extractions, jobs, pageExtractions, pages } from '../db/schema';
 import type { ExtractionResult } from '../extract/extraction-result';
-import type { JsonSchema } from '../extract/json-schema';
+import type { JsonSchema } from '../json-schema/json-schema';
 import type { PageChargeSpec } from './page-store';
 
 export type PageExtractionRow = typeof pageExtractions.$inferSelect;

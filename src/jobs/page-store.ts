@@ -3,9 +3,9 @@ import { chargeCtes, chargeStatement, type CreditMovement } from '../credits/led
 import type { Db, Queryable } from '../db/client';
 import { twoStepTransaction, type Rows } from '../db/two-step-transaction';
 import { jobs, pages } from '../db/schema';
-import type { StoredMetadata } from '../scrape/document';
+import type { StoredMetadata } from '../db/page-metadata';
 import { headingsOf } from '../search/index-fields';
-import { textSearchConfigFor } from '../search/text-search-language';
+import { textSearchConfigFor } from '../db/text-search-language';
 import type { ScrapedPage } from '../scrape/scraped-page';
 import { recordStoredPage } from '../metrics/page-metrics';
 import { pageColumns, pageRowFromDriver, type PageRow } from '../db/page-row';

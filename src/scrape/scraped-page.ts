@@ -1,4 +1,4 @@
-import type { ActionResults, Renderer } from './document';
+import type { ActionResults, Renderer } from '../db/page-metadata';
 import type { ProcessedContent } from './process/processed-content';
 
 /** Everything one fetch or render produced, before it is stored. */

@@ -3,7 +3,7 @@ import { imageSize } from 'image-size';
 import type { Db, Tx } from '../db/client';
 import { screenshots } from '../db/schema';
 import type { ImageStore } from './image-store';
-import type { ScreenshotDetails } from './screenshot-details';
+import type { ScreenshotDetails } from '../db/screenshot-details';
 import { newScreenshotId, SCREENSHOT_FORMATS, screenshotFileName, type ImageFormat } from './screenshot-ids';
 
 export type ScreenshotRow = typeof screenshots.$inferSelect;

@@ -11,7 +11,7 @@ import { nearDuplicateIndexes } from './ranking/near-duplicates';
 import { pageTermStats, snippetTermStats } from './ranking/term-stats';
 import { loadCandidates, type CandidateRow } from './search-candidates';
 import type { SearchOptions } from './search-options';
-import { textSearchConfigFor } from './text-search-language';
+import { textSearchConfigFor } from '../db/text-search-language';
 import { queryLexemes, tsQuerySql } from './ts-query';
 
 export const NO_RESULTS_WARNING = 'No search results found';

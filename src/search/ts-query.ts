@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { TextSearchConfig } from './text-search-language';
+import type { TextSearchConfig } from '../db/text-search-language';
 
 /** The rules ts_rewrite applies: each word of a synonym group becomes the group's alternatives. */
 function synonymRules(config: TextSearchConfig): string {

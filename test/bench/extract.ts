@@ -9,8 +9,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as cheerio from 'cheerio';
-import type { FieldNote } from '../../src/extract/extraction-result';
-import { SchemaReader, type JsonSchema, type SchemaView } from '../../src/extract/json-schema';
+import type { FieldNote } from '../../src/db/field-note';
+import { SchemaReader, type JsonSchema, type SchemaView } from '../../src/json-schema/json-schema';
 import { allEntities, type Entity } from '../../src/extract/structured/entity';
 import { jsonLdEntities } from '../../src/extract/structured/json-ld';
 import { microdataEntities, rdfaEntities } from '../../src/extract/structured/rdf-items';

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { PAGE_TYPES, type PageType } from '../../src/scrape/main-content/page-type';
+import { PAGE_TYPES, type PageType } from '../../src/db/page-metadata';
 
 /** The corpus labels pages with the same seven types the service recognises. */
 export { PAGE_TYPES };

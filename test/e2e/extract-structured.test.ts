@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ledger } from '../../src/db/schema';
-import { nullableSchema } from '../../src/extract/json-schema';
-import { schemaProblems } from '../../src/extract/schema-validator';
+import { nullableSchema } from '../../src/json-schema/json-schema';
+import { schemaProblems } from '../../src/json-schema/schema-validator';
 import { EXTRACT_FIXTURES as F } from '../fixtures/extract-pages';
 import { fixture } from '../helpers/api';
 import { testDatabase } from '../helpers/db';

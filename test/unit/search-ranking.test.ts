@@ -3,7 +3,7 @@ import { blendScore } from '../../src/search/ranking/blend';
 import { bm25Scores } from '../../src/search/ranking/bm25';
 import { nearDuplicateIndexes } from '../../src/search/ranking/near-duplicates';
 import { distinctHits } from '../../src/search/search-candidates';
-import { textSearchConfigFor } from '../../src/search/text-search-language';
+import { textSearchConfigFor } from '../../src/db/text-search-language';
 import { parseTimeFilter, TBS_PATTERN, timeWindow } from '../../src/search/time-filter';
 import { queryLexemes } from '../../src/search/ts-query';
 

@@ -1,6 +1,6 @@
 import { boolean, index, integer, json, pgTable, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { FieldNote } from '../../extract/extraction-result';
-import type { JsonSchema } from '../../extract/json-schema';
+import type { FieldNote } from '../field-note';
+import type { JsonSchema } from '../../json-schema/json-schema';
 import { jobs } from './jobs';
 import { pages } from './pages';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, customType, index, integer, json, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { DEFAULT_TEXT_SEARCH_CONFIG, TEXT_SEARCH_CONFIGS, type TextSearchConfig } from '../../search/text-search-language';
-import type { ActionResults, StoredMetadata } from '../../scrape/document';
+import { DEFAULT_TEXT_SEARCH_CONFIG, TEXT_SEARCH_CONFIGS, type TextSearchConfig } from '../text-search-language';
+import type { ActionResults, StoredMetadata } from '../page-metadata';
 import { jobs } from './jobs';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });

@@ -1,5 +1,5 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { ScreenshotDetails } from '../../screenshots/screenshot-details';
+import type { ScreenshotDetails } from '../screenshot-details';
 
 /**
  * One stored image. The id is the capability in the image URL (128 random bits); the row is the

@@ -1,5 +1,5 @@
 import { boolean, index, integer, pgTable, primaryKey, real, serial, text, uuid } from 'drizzle-orm/pg-core';
-import type { TextSearchConfig } from '../../search/text-search-language';
+import type { TextSearchConfig } from '../text-search-language';
 import { jobs } from './jobs';
 import { pages } from './pages';
 

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors';
-import type { JsonSchema } from '../json-schema';
-import { extractSchemaProblems } from '../schema-validator';
+import type { JsonSchema } from '../../json-schema/json-schema';
+import { extractSchemaProblems } from '../../json-schema/schema-validator';
 import { unfencedJson, type ChatMessage, type LlmClient } from './llm-client';
 import { chunkText } from './chunk-text';
 

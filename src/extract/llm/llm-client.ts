@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { LlmConfig } from '../../config/env';
 import { AppError } from '../../errors';
-import type { JsonSchema } from '../json-schema';
+import type { JsonSchema } from '../../json-schema/json-schema';
 import { countTokens } from './tokens';
 
 export type ChatMessage = ChatCompletionMessageParam;

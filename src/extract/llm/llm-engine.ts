@@ -1,11 +1,12 @@
 import { AppError } from '../../errors';
 import { conformToSchema } from '../conform';
 import type { ExtractionEngine, ExtractSpec, PageInput } from '../extraction-engine';
-import { roundConfidence, snippet, type ExtractionResult, type FieldNote } from '../extraction-result';
+import type { FieldNote } from '../../db/field-note';
+import { roundConfidence, snippet, type ExtractionResult } from '../extraction-result';
 import { childPath, getPath } from '../field-path';
-import { nullableSchema, SchemaReader, type JsonSchema, type SchemaView } from '../json-schema';
+import { nullableSchema, SchemaReader, type JsonSchema, type SchemaView } from '../../json-schema/json-schema';
 import { mergeResults } from '../merge-results';
-import { schemaProblems } from '../schema-validator';
+import { schemaProblems } from '../../json-schema/schema-validator';
 import { chunkText } from './chunk-text';
 import { evidenceConfidence, PageText } from './evidence';
 import { unfencedJson, type ChatMessage, type LlmClient } from './llm-client';

@@ -1,4 +1,4 @@
-import { nameWords, normalizeName, type SchemaKind } from '../json-schema';
+import { nameWords, normalizeName, type SchemaKind } from '../../json-schema/json-schema';
 
 /**
  * What a caller's property name usually means in the page's markup: the schema.org paths that

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAGE_TYPES } from '../../scrape/main-content/page-type';
+import { PAGE_TYPES } from '../../db/page-metadata';
 
 /** `metadata` of a Document (API.md, "Document"); documentation only, the code builds it. */
 export const metadataSchema = z.object({

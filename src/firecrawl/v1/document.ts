@@ -1,5 +1,20 @@
+import type { ActionResults, PageMetadata } from '../../db/page-metadata';
 import type { PageRow } from '../../db/page-row';
-import type { Document, Format } from '../../scrape/document';
+import type { Format } from '../../scrape/document';
+
+/** One page as the API returns it; only the formats asked for are present. */
+export interface Document {
+  markdown?: string;
+  text?: string;
+  html?: string;
+  rawHtml?: string;
+  links?: string[];
+  screenshot?: string;
+  json?: unknown;
+  actions?: ActionResults;
+  warning?: string;
+  metadata: PageMetadata;
+}
 
 /** The API's view of a stored page: only the formats asked for, metadata always. */
 export function pageToDocument(row: PageRow, formats: readonly Format[]): Document {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { PageRow } from '../../db/page-row';
 import { pageToDocument } from '../v1/document';
-import type { ActionResults, Format, PageMetadata } from '../../scrape/document';
+import type { ActionResults, PageMetadata } from '../../db/page-metadata';
+import type { Format } from '../../scrape/document';
 import { metadataSchema } from '../v1/document-schema';
 import { attributesOf, imagesOf, MAX_IMAGES_PER_PAGE, type AttributeValues } from './page-markup';
 import type { ChangeTrackingResult } from '../../scrape/change-tracking/change-result';

@@ -1,23 +1,6 @@
+import type { HtmlMetadata } from '../../db/page-metadata';
 import { absoluteHttpUrl } from './base-url';
 import type { PageScan } from './scan-page';
-
-/** The page-describing part of `metadata` (API.md, "Document"). */
-export interface HtmlMetadata {
-  title?: string;
-  description?: string;
-  language?: string;
-  keywords?: string;
-  robots?: string;
-  ogTitle?: string;
-  ogDescription?: string;
-  ogUrl?: string;
-  ogImage?: string;
-  ogSiteName?: string;
-  ogLocale?: string;
-  publishedTime?: string;
-  modifiedTime?: string;
-  favicon?: string;
-}
 
 /** Reads the head before cleaning removes it. Empty values are left out, not sent as "". */
 export function extractMetadata(document: Document, scan: PageScan, base: string): HtmlMetadata {

@@ -1,25 +1,11 @@
 import { contentRegion, type RegionOptions } from './content-region';
-import type { PageType, PageTypeGuess } from './page-type';
+import type { MainContentMethod, PageType, PassedOver } from '../../db/page-metadata';
+import type { PageTypeGuess } from './page-type';
 import { dropFillerLines } from './filler-lines';
 import { productFacts } from './product-facts';
 import { dropPurchaseLines } from './purchase-lines';
 import { readabilityContent } from './readability-content';
 import { visibleLength } from './text-lines';
-
-/**
- * - `region`: the content region with page chrome pruned, every section kept;
- * - `readability`: Mozilla Readability's article;
- * - `full-page`: the whole cleaned page, when nothing narrower holds enough;
- * - `text-only`: plain text of the raw page, when processing ran out of its budget;
- * - `none`: nothing, for a page with no text outside its header, footer and menus.
- */
-export type MainContentMethod = 'region' | 'readability' | 'full-page' | 'text-only' | 'none';
-
-export interface PassedOver {
-  method: MainContentMethod;
-  /** Why it was not used: what it threw, or how little it kept. */
-  reason: string;
-}
 
 export interface MainContent {
   /** The element the later stages convert. */

@@ -1,11 +1,10 @@
+import { PAGE_TYPES, type PageType } from '../../db/page-metadata';
+
 /**
  * What kind of page this is, from what the page says of itself (schema.org types in JSON-LD and
  * microdata, OpenGraph, the generator) and from its URL and structure. Each signal votes with a
  * weight; structured data weighs most, because sites write it for exactly this question.
  */
-
-export const PAGE_TYPES = ['article', 'forum', 'product', 'collection', 'listing', 'documentation', 'service'] as const;
-export type PageType = (typeof PAGE_TYPES)[number];
 
 /** What the detector reads; gathered by the page scan before cleaning drops scripts and the head. */
 export interface PageSignals {

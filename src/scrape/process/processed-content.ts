@@ -1,6 +1,5 @@
-import type { Format, LinkCount, MainContentInfo } from '../document';
-import type { HtmlMetadata } from '../html/extract-metadata';
-import type { PageType } from '../main-content/page-type';
+import type { HtmlMetadata, LinkCount, MainContentInfo, PageType } from '../../db/page-metadata';
+import type { Format } from '../document';
 
 /** What the processing stages make of one response body, before it is stored. */
 export interface ProcessedContent {

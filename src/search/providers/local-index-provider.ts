@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { textSearchConfigFor } from '../text-search-language';
+import { textSearchConfigFor } from '../../db/text-search-language';
 import { timeWindow } from '../time-filter';
 import type { ProviderAnswer, ProviderQuery, SearchProvider } from './search-provider';
 import { tsQuerySql } from '../ts-query';

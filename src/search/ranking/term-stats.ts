@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
-import type { TextSearchConfig } from '../text-search-language';
+import type { TextSearchConfig } from '../../db/text-search-language';
 import { FIELD_WEIGHT, type TermStats } from './bm25';
 
 interface LexemeRow extends Record<string, unknown> {
