@@ -4,7 +4,7 @@ import type { AuthenticatedTeam } from '../accounts/api-keys';
 import { PRICES } from '../credits/pricing';
 import { AppError } from '../errors';
 import type { JsonSchema } from '../json-schema/json-schema';
-import { requireLlmForPromptOnly } from '../extract/spec-fields';
+import { requireLlmForPromptOnly } from '../scrape/extract-spec-fields';
 import { isUrlPattern, patternBase, type PatternPage } from '../extract/url-pattern';
 import { findExtraction } from '../jobs/extraction-store';
 import { createJob, findJob } from '../jobs/job-store';

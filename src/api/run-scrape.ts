@@ -8,7 +8,7 @@ import type { AdmissionTicket } from '../limits/scrape-admission';
 import { pageCredits } from '../credits/pricing';
 import { pages } from '../db/schema';
 import { METRIC_PREFIX, metrics } from '../metrics/registry';
-import { requireLlmForPromptOnly } from '../extract/spec-fields';
+import { requireLlmForPromptOnly } from '../scrape/extract-spec-fields';
 import { createJob, discardJob } from '../jobs/job-store';
 import { pageColumns, type PageRow } from '../db/page-row';
 import type { PageTask } from '../jobs/page-task';

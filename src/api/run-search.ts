@@ -4,7 +4,7 @@ import { searchWorkflow } from '../../workflows';
 import type { AuthenticatedTeam } from '../accounts/api-keys';
 import { searchResultCredits } from '../credits/pricing';
 import { jobs, pages, searchResults } from '../db/schema';
-import { requireLlmForPromptOnly } from '../extract/spec-fields';
+import { requireLlmForPromptOnly } from '../scrape/extract-spec-fields';
 import { createJob } from '../jobs/job-store';
 import { pageColumns, type PageRow } from '../db/page-row';
 import type { SearchJobResult } from '../search/finish-search';

@@ -9,7 +9,7 @@ import { requestHeaders } from '../scrape/request-headers';
 import type { ScrapeOptions } from '../scrape/scrape-options';
 import type { ScrapedPage } from '../scrape/scraped-page';
 import type { CaptureViewport, ScreenshotDetails } from '../db/screenshot-details';
-import type { CapturedImage } from '../screenshots/screenshot-store';
+import type { CapturedImage } from './captured-image';
 import { isAdHost } from './ad-hosts';
 import type { BrowserPool } from './browser-pool';
 import { capturePage, type CaptureRequest } from './capture';

@@ -1,7 +1,6 @@
 import type { Page } from 'playwright';
 import { AppError } from '../errors';
-import type { CapturedImage } from '../screenshots/screenshot-store';
-import type { ImageFormat } from '../screenshots/screenshot-ids';
+import type { CapturedImage, ImageFormat } from './captured-image';
 import type { NetworkActivity } from './network-activity';
 
 export interface CaptureRequest {

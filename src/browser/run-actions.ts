@@ -2,7 +2,7 @@ import type { Page } from 'playwright';
 import { AppError } from '../errors';
 import type { Action } from '../scrape/actions';
 import type { ActionResults } from '../db/page-metadata';
-import type { CapturedImage } from '../screenshots/screenshot-store';
+import type { CapturedImage } from './captured-image';
 import { capturePage, type CaptureLimits } from './capture';
 
 /** What the actions produced; the screenshots are images still to be stored, in order. */

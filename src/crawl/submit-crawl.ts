@@ -8,7 +8,7 @@ import { pageCredits } from '../credits/pricing';
 import type { Db } from '../db/client';
 import { jobs } from '../db/schema';
 import { AppError } from '../errors';
-import { requireLlmForPromptOnly } from '../extract/spec-fields';
+import { requireLlmForPromptOnly } from '../scrape/extract-spec-fields';
 import { findIdempotentJob, requestHash } from '../jobs/idempotency';
 import { createJob } from '../jobs/job-store';
 import { CRAWL_PRIORITY } from '../limits/crawl-priority';

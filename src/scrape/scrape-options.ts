@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { extractSpecFields, refineExtractSchema } from '../extract/spec-fields';
+import { extractSpecFields, refineExtractSchema } from './extract-spec-fields';
 import { actionsSchema } from './actions';
 import { FORMATS } from './document';
 

@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { ImageFormat } from '../browser/captured-image';
 
 /** 128 random bits, hex: the unguessable part of an image URL. */
 export function newScreenshotId(): string {
   return randomBytes(16).toString('hex');
 }
-
-export const SCREENSHOT_FORMATS = { png: 'image/png', jpeg: 'image/jpeg' } as const;
-export type ImageFormat = keyof typeof SCREENSHOT_FORMATS;
 
 /** The file name an image is served and stored under: `<id>.png` or `<id>.jpeg`. */
 export function screenshotFileName(id: string, format: ImageFormat): string {

@@ -4,14 +4,10 @@ import type { Db, Tx } from '../db/client';
 import { screenshots } from '../db/schema';
 import type { ImageStore } from './image-store';
 import type { ScreenshotDetails } from '../db/screenshot-details';
-import { newScreenshotId, SCREENSHOT_FORMATS, screenshotFileName, type ImageFormat } from './screenshot-ids';
+import { SCREENSHOT_FORMATS, type CapturedImage } from '../browser/captured-image';
+import { newScreenshotId, screenshotFileName } from './screenshot-ids';
 
 export type ScreenshotRow = typeof screenshots.$inferSelect;
-
-export interface CapturedImage {
-  bytes: Buffer;
-  format: ImageFormat;
-}
 
 export interface ScreenshotOwner {
   teamId: string;

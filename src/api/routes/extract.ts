@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { extractSpecFields, refineExtractSchema } from '../../extract/spec-fields';
+import { extractSpecFields, refineExtractSchema } from '../../scrape/extract-spec-fields';
 import { clientTags, scrapeOptionsSchema } from '../../scrape/scrape-options';
 import type { ApiDeps } from '../api-deps';
 import { extractStatus, startExtract } from '../extract-job';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { extractSpecFields, refineExtractSchema } from '../../extract/spec-fields';
+import { extractSpecFields, refineExtractSchema } from '../../scrape/extract-spec-fields';
 import { actionsSchema } from '../../scrape/actions';
 import type { Format } from '../../scrape/document';
 import { clientTags, scrapeOptionsShape, type ScrapeOptions } from '../../scrape/scrape-options';
