@@ -4,7 +4,7 @@ import { extractCredits, pageCredits } from '../src/credits/pricing';
 import type { Db } from '../src/db/client';
 import { pages } from '../src/db/schema';
 import { AppError } from '../src/errors';
-import type { ExtractionEngine, ExtractSpec } from '../src/extract/extraction-engine';
+import type { ExtractionEngine } from '../src/extract/extraction-engine';
 import type { FieldNote } from '../src/db/field-note';
 import { extractPage } from '../src/extract/extract-page';
 import type { JsonSchema } from '../src/json-schema/json-schema';
@@ -12,6 +12,7 @@ import { inferSchema } from '../src/extract/llm/infer-schema';
 import type { LlmClient } from '../src/extract/llm/llm-client';
 import { LlmExtractionEngine } from '../src/extract/llm/llm-engine';
 import { mergeResults } from '../src/extract/merge-results';
+import type { PageExtractionInput } from '../src/extract/page-extraction-input';
 import type { PageFailureSummary } from '../src/extract/url-pattern';
 import {
   completeExtraction,
@@ -24,7 +25,7 @@ import {
   type PageExtractionRow,
 } from '../src/jobs/extraction-store';
 import { pageColumns } from '../src/db/page-row';
-import { chargedPerPage, type PageTask } from '../src/jobs/page-task';
+import { chargedPerPage } from '../src/jobs/page-task';
 import { withAppFailures } from './app-failure';
 import { withHeartbeat } from './heartbeat';
 
@@ -32,16 +33,6 @@ export interface ExtractActivityDeps {
   db: Db;
   /** Present when this worker has an LLM configured. */
   llm?: LlmClient;
-}
-
-/** What to read from one stored page. */
-export interface PageExtractionInput {
-  jobId: string;
-  pageId: string;
-  /** A schema, a prompt, or both; without a schema one is inferred from this page. */
-  spec: Partial<ExtractSpec>;
-  /** A scrape's `json` format: the page task, whose charge and job completion come with the result. */
-  task?: PageTask;
 }
 
 export interface PageExtractionSummary {

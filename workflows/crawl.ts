@@ -19,33 +19,10 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { ActivityOptions } from '@temporalio/common';
 import type { BatchOutcome, ClaimedBatch, CrawlActivities } from '../activities/crawl';
 import type { CrawlCounts } from '../src/crawl/crawl-counts';
+import type { CrawlState, CrawlWorkflowInput } from '../src/crawl/crawl-run';
 import { browserRequiredBy } from '../src/scrape/engine-choice';
-import type { ScrapeOptions } from '../src/scrape/scrape-options';
 import { SEARCH_ATTRIBUTES } from '../src/temporal/search-attributes';
 import { webhookDeliveryWorkflow } from './webhook-delivery';
-
-/** What a crawl run needs and carries across continue-as-new: ids, counters and cursors only. */
-export interface CrawlWorkflowInput {
-  jobId: string;
-  teamId: string;
-  /** host of the start URL, for the Temporal UI. */
-  host: string;
-  maxConcurrency: number;
-  /** Only the parts of the scrape options that choose the engine. */
-  engine: Pick<ScrapeOptions, 'engine' | 'waitFor' | 'mobile' | 'formats'>;
-  hasWebhook: boolean;
-  browserQueue: string;
-  state?: CrawlState;
-}
-
-export interface CrawlState {
-  seeded: boolean;
-  /** Next claim id's sequence number; claim ids are `<first run id>:<seq>`, unique across retries. */
-  batchSeq: number;
-  counts: Pick<CrawlCounts, 'completed' | 'failed'>;
-  /** The webhook deliverer was started by this chain of runs. */
-  delivering?: boolean;
-}
 
 /** Sent by the retry endpoint after it put failed pages back in the frontier. */
 export const frontierChanged = defineSignal('frontierChanged');

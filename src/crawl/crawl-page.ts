@@ -11,7 +11,7 @@ import { contentVariant } from '../scrape/content-variant';
 import type { HttpScraper } from '../scrape/http-scraper';
 import type { ScrapedPage } from '../scrape/scraped-page';
 import type { ScreenshotStore } from '../screenshots/screenshot-store';
-import type { PageExtractionInput } from '../../activities/extract';
+import type { PageExtractionInput } from '../extract/page-extraction-input';
 import { extractsJson, type PageTask } from '../jobs/page-task';
 import type { CrawlJob } from './crawl-job';
 import { CrawlScope } from './crawl-scope';
