@@ -26,8 +26,8 @@ const mcpEnvShape = {
 };
 
 /**
- * Every environment variable the API and the worker read. A test keeps the README's table in
- * step with these names.
+ * Every environment variable the API and the worker read. A test keeps the configuration table
+ * of docs/operations.md in step with these names.
  */
 const envSchema = z
   .object({

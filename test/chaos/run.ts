@@ -1,7 +1,7 @@
 /**
  * `npm run chaos [scenario...]`: runs the chaos scenarios (all when none is named) against a
- * real Temporal, Postgres and Chromium, prints the results table (the README's "Chaos suite"
- * holds the last run's) and writes it to data/chaos-results.md. Exits 1 when a page was lost,
+ * real Temporal, Postgres and Chromium, prints the results table (docs/benchmarks.md,
+ * "Chaos suite", holds the last run's) and writes it to data/chaos-results.md. Exits 1 when a page was lost,
  * charged twice or stored without its charge.
  */
 import { writeFileSync } from 'node:fs';

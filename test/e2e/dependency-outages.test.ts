@@ -46,7 +46,7 @@ describe('Postgres outage under a running API', () => {
   let key: string;
 
   beforeAll(async () => {
-    // The suite runs where PostgreSQL's server binaries are installed (README, "Two commands").
+    // The suite runs where PostgreSQL's server binaries are installed (docs/operations.md, "Running it locally").
     const pgBin = postgresBinDir();
     if (!pgBin) throw new Error('initdb and pg_ctl not found: install PostgreSQL server binaries (Debian: postgresql) to run this test');
     pg = await startThrowawayPostgres(pgBin);

@@ -15,7 +15,7 @@ const pages = loadWcxb(path.join(__dirname, '../fixtures/wcxb'));
 
 /**
  * Per-page word F1 floors: regression guards just under today's worst page of each type here
- * (not the issue's targets, which the README's content bench tracks).
+ * (not the issue's targets, which docs/benchmarks.md's content bench tracks).
  */
 const MIN_F1: Record<WcxbPageType, number> = {
   article: 0.55,

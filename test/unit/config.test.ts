@@ -113,10 +113,10 @@ describe('loadConfig', () => {
   });
 });
 
-describe('the README configuration table', () => {
+describe('the configuration table of docs/operations.md', () => {
   it('lists exactly the variables the service reads', () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const section = readme.split(/^## /m).find((s) => s.startsWith('Configuration\n'));
+    const operations = readFileSync(path.join(ROOT, 'docs', 'operations.md'), 'utf8');
+    const section = operations.split(/^## /m).find((s) => s.startsWith('Configuration\n'));
     expect(section).toBeDefined();
     const documented = [...section!.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
     expect([...documented].sort()).toEqual([...configVariables].sort());

@@ -15,7 +15,7 @@ export function registerMetricsRoute(routes: RouteTable, deps: ApiDeps): void {
     path: '/metrics',
     tag: 'Operations',
     summary: 'Prometheus metrics of this API process',
-    description: 'Requests by route and status, latency histograms, jobs and pages in flight per team, task-queue backlog, and the Temporal SDK series of its own scrape worker; see the README, "Metrics".',
+    description: 'Requests by route and status, latency histograms, jobs and pages in flight per team, task-queue backlog, and the Temporal SDK series of its own scrape worker; see docs/operations.md, "Metrics".',
     auth: false,
     responses: { 200: { description: 'Prometheus text exposition format', schema: z.string(), contentType: 'text/plain' } },
     handler: async (ctx) => {

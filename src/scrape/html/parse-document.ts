@@ -6,7 +6,7 @@ import { parse, type DefaultTreeAdapterMap, type TreeAdapter, type TreeAdapterTy
  * linkedom's own parser is not the HTML5 tree builder: on real pages with stray `</body>`s,
  * misnested tables or content after `</html>`, whole articles land outside the body. So parse5,
  * the spec parser, builds the tree through its documented tree-adapter interface, creating
- * linkedom nodes. (Measured on the WCXB sample: README, "Choosing the DOM".)
+ * linkedom nodes. (Measured on the WCXB sample: docs/content.md, "Choosing the DOM".)
  */
 
 type LinkedomMap = TreeAdapterTypeMap<Node, ParentNode, ChildNode, Document, DocumentFragment, Element, Comment, Text, HTMLTemplateElement, DocumentType>;

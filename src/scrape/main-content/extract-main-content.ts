@@ -51,7 +51,7 @@ const REGION: Record<PageType, Omit<RegionOptions, 'pruneLinkDense'>> = {
 };
 
 /**
- * Which extractors to try, best first (measured on real pages, README "Main content"): the
+ * Which extractors to try, best first (measured on real pages, docs/content.md): the
  * region; when it keeps too little, the region again with its link lists (a page that is an
  * index of links, A to Z, is mostly link text); Readability; and last the whole page with its
  * menus. Grids, listings and landing pages are made of cards whose titles are links, so their
@@ -64,7 +64,7 @@ const cascade = (type: PageType): Attempt[] => [region({ ...REGION[type], pruneL
  * region (the region also keeps bylines' neighbours, author boxes, newsletter asides): taken
  * when it keeps between 0.55 and 1.2 times the region's text. Asides are a small share of a
  * page; a pick that leaves out nearly half of the region has left out a section of the content
- * (measured, README "Main content").
+ * (measured, docs/content.md).
  */
 const TIGHTER: Partial<Record<PageType, { attempt: Attempt; min: number; max: number }>> = {
   article: { attempt: readability, min: 0.55, max: 1.2 },
