@@ -12,7 +12,6 @@ import { registerDocsRoutes } from './routes/docs';
 import { registerExtractRoutes } from './routes/extract';
 import { registerHealthRoutes } from './routes/health';
 import { registerMapRoutes } from './routes/map';
-import { registerMetricsRoute } from './routes/metrics';
 import { registerSearchRoutes } from './routes/search';
 import { registerScrapeRoutes } from './routes/scrape';
 import { registerScreenshotRoutes } from './routes/screenshot';
@@ -39,7 +38,6 @@ export function createApp(deps: ApiDeps): { app: Koa; routes: RouteTable } {
   registerMcpRoute(routes, deps);
   registerV2Routes(routes, deps);
   registerDocsRoutes(routes, deps);
-  registerMetricsRoute(routes, deps);
 
   // Outermost: the span and the counted status are those of the answer the client got.
   app.use(requestSpans());

@@ -6,6 +6,7 @@ import { installTemporalRuntime } from '../temporal/install-runtime';
 import { startTracing } from '../telemetry/tracing';
 import { workerTracing } from '../telemetry/worker-tracing';
 import { openApiDeps } from './api-deps';
+import { startApiMetricsServer } from './api-metrics';
 import { createApp } from './app';
 import { startingApp } from './starting-app';
 import { attachCrawlWatch } from './v2/watch-crawl';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   server.listen(config.PORT, config.HOST, () => logger.info({ url: config.PUBLIC_URL }, 'api listening'));
   server.requestTimeout = 0; // scrapes may legitimately take minutes; each has its own timeout
   const crawlWatch = attachCrawlWatch(server, deps);
+  const metricsServer = config.API_METRICS_PORT > 0 ? await startApiMetricsServer(deps, config.API_METRICS_PORT) : undefined;
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
     // Its worker stops taking scrapes now and finishes the ones it runs while requests drain.
     void scrapeWorker?.close();
     crawlWatch.close();
+    void metricsServer?.close();
     server.close(() => {
       void close()
         .then(() => tracing?.close())
@@ -45,7 +48,7 @@ async function main(): Promise<void> {
   await migrateWhenPostgresIsUp(config.DATABASE_URL, logger);
   scrapeWorker?.start();
   handle = createApp(deps).app.callback();
-  logger.info('api serving');
+  logger.info({ metrics: metricsServer?.url ?? 'off' }, 'api serving');
 }
 
 main().catch((err: unknown) => {

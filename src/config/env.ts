@@ -173,7 +173,12 @@ const envSchema = z
     WORKER_METRICS_PORT: int(9464).refine((p) => p <= 65535, 'must be a TCP port (0-65535)'),
     /** Port of the Temporal SDK's Prometheus exporter in the worker (on 127.0.0.1); its series are also on WORKER_METRICS_PORT. 0 turns it off. */
     TEMPORAL_METRICS_PORT: int(9465).refine((p) => p <= 65535, 'must be a TCP port (0-65535)'),
-    /** The same for the API's own scrape worker (EAGER_SCRAPES); its series are also on the API's /metrics. 0 turns it off. */
+    /**
+     * Port of the API's Prometheus /metrics listener (on HOST), apart from PORT: the public port
+     * serves no operational data. 0 turns it off.
+     */
+    API_METRICS_PORT: int(9467).refine((p) => p <= 65535, 'must be a TCP port (0-65535)'),
+    /** The same for the API's own scrape worker (EAGER_SCRAPES); its series are also on API_METRICS_PORT. 0 turns it off. */
     API_TEMPORAL_METRICS_PORT: int(9466).refine((p) => p <= 65535, 'must be a TCP port (0-65535)'),
     /** OTLP/HTTP collector base URL (e.g. http://127.0.0.1:4318); set, the API and worker export traces there. */
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../config/env';
 import { connectDatabase } from '../db/client';
 import { startReconciler } from '../jobs/reconciler';
 import { createLogger } from '../log';
-import { startWorkerMetricsServer } from '../metrics/worker-metrics-server';
+import { startMetricsServer } from '../metrics/metrics-server';
 import { connectWhenTemporalIsUp, migrateWhenPostgresIsUp } from '../startup/wait-for-dependencies';
 import { startTracing } from '../telemetry/tracing';
 import { installTemporalRuntime } from '../temporal/install-runtime';
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const { workers, dispose } = await createWorkers(config, database, connection, logger, tracing && { tracing: workerTracing(tracing) });
   const metricsServer =
     config.WORKER_METRICS_PORT > 0
-      ? await startWorkerMetricsServer({ host: config.HOST, port: config.WORKER_METRICS_PORT, ...(temporalMetricsUrl && { temporalMetricsUrl }) }, logger)
+      ? await startMetricsServer({ host: config.HOST, port: config.WORKER_METRICS_PORT, temporalMetricsUrl }, logger)
       : undefined;
   // Reconciliation reads every job's workflow; one per deployment's http workers is plenty.
   const reconciler = config.WORKER_QUEUES.includes('http')

@@ -93,7 +93,7 @@ async function fairness(env: Environment, teamB: string, small: string): Promise
 
 /** The API's count of windows (LIMIT_WINDOW_MS), all of them and those whose event loop stalled longer than each of `STALL_BOUNDS_MS`. */
 async function apiStallWindows(env: Environment): Promise<number[]> {
-  const samples = await scrapeMetrics(`${env.stack.apiUrl}/metrics`);
+  const samples = await scrapeMetrics(env.stack.apiMetricsUrl);
   const bucket = (le: string) => sampleSum(samples, 'wcs_scrape_replica_loop_stall_seconds_bucket', { le }) ?? 0;
   const all = bucket('+Inf');
   return [all, ...STALL_BOUNDS_MS.map((ms) => all - bucket(String(ms / 1000)))];

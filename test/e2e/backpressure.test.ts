@@ -29,7 +29,7 @@ let database: Database;
 let site: FixtureServer;
 let apiServer: Running & { url: string };
 /** A second replica whose limit adapts to its event loop (the first keeps the deployment's count only). */
-let adaptive: Running & { url: string };
+let adaptive: Running & { url: string; metricsUrl: string };
 let workers: Running;
 let key: string;
 /** A team allowed one page in flight (`wcs limits <team> --pagesInFlight 1`), and one on the default. */
@@ -212,7 +212,7 @@ describe('backpressure', () => {
     // the next 250 ms window cuts its limit.
     const quickHits = site.hits.get('/quick') ?? 0;
     const longStallWindows = async () => {
-      const stalls = await scrapeMetrics(`${adaptive.url}/metrics`);
+      const stalls = await scrapeMetrics(adaptive.metricsUrl);
       const windows = (le: string) => sampleSum(stalls, 'wcs_scrape_replica_loop_stall_seconds_bucket', { le }) ?? 0;
       return windows('+Inf') - windows('0.5');
     };

@@ -40,19 +40,19 @@ async function identityOfFirstTask(scrapeId: string, client?: Client): Promise<s
 
 /** The API's count of scrape starts Temporal handed to its own worker (eager) and to the queue. */
 async function eagerStarts(stack: Stack): Promise<{ eager: number; queued: number }> {
-  const m = await scrapeMetrics(`${stack.apiUrl}/metrics`);
+  const m = await scrapeMetrics(stack.apiMetricsUrl);
   return { eager: sampleSum(m, 'wcs_scrape_starts_total', { eager: 'true' }) ?? 0, queued: sampleSum(m, 'wcs_scrape_starts_total', { eager: 'false' }) ?? 0 };
 }
 
 /** The API's count of pages it began fetching while it started their scrape, by whether the scrape's activity took the fetch over. */
 async function prefetches(stack: Stack): Promise<{ used: number; dropped: number }> {
-  const m = await scrapeMetrics(`${stack.apiUrl}/metrics`);
+  const m = await scrapeMetrics(stack.apiMetricsUrl);
   return { used: sampleSum(m, 'wcs_scrape_prefetches_total', { used: 'true' }) ?? 0, dropped: sampleSum(m, 'wcs_scrape_prefetches_total', { used: 'false' }) ?? 0 };
 }
 
 /** The API's count of scrapes it answered, by where it learnt the page was stored (its own worker, or the workflow's result). */
 async function answers(stack: Stack): Promise<{ here: number; workflow: number }> {
-  const m = await scrapeMetrics(`${stack.apiUrl}/metrics`);
+  const m = await scrapeMetrics(stack.apiMetricsUrl);
   return { here: sampleSum(m, 'wcs_scrape_answers_total', { from: 'here' }) ?? 0, workflow: sampleSum(m, 'wcs_scrape_answers_total', { from: 'workflow' }) ?? 0 };
 }
 
@@ -99,8 +99,8 @@ describe('scrapes the API starts', () => {
     // Temporal handed the first task back with the start (the API's worker polls the queue too,
     // so where the task ran alone would not tell).
     expect(await eagerStarts(eager)).toEqual({ eager: before.eager + 1, queued: before.queued });
-    // The API's /metrics carries its scrape worker's Temporal SDK series, as a worker's does.
-    const m = await scrapeMetrics(`${eager.apiUrl}/metrics`);
+    // The API's metrics carry its scrape worker's Temporal SDK series, as a worker's does.
+    const m = await scrapeMetrics(eager.apiMetricsUrl);
     expect(sampleSum(m, 'temporal_workflow_task_execution_latency_seconds_count', { task_queue: `${inject('queuePrefix')}-eager-scrape` })).toBeGreaterThanOrEqual(1);
   });
 

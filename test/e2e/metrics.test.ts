@@ -12,7 +12,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-const apiMetrics = () => scrapeMetrics(`${inject('apiUrl')}/metrics`);
+const apiMetrics = () => scrapeMetrics(inject('apiMetricsUrl'));
 const workerMetrics = () => scrapeMetrics(inject('workerMetricsUrl'));
 
 describe('Prometheus /metrics after a scrape and a crawl', () => {
@@ -33,8 +33,20 @@ describe('Prometheus /metrics after a scrape and a crawl', () => {
     expect(completed).toBeGreaterThan(0);
   });
 
-  it('the API counts requests by route pattern and status, with latency histograms, without a key', async () => {
-    const res = await fetch(`${inject('apiUrl')}/metrics`);
+  it('the public port serves no metrics, with or without a key: they are on a port of their own', async () => {
+    for (const headers of [{}, { authorization: `Bearer ${inject('apiKey')}` }] as Record<string, string>[]) {
+      const res = await fetch(`${inject('apiUrl')}/metrics`, { headers });
+      expect(res.status).toBe(404);
+      const body = await res.text();
+      expect(body).not.toContain('wcs_');
+      expect(JSON.parse(body)).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    }
+    const doc = (await (await fetch(`${inject('apiUrl')}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).not.toContain('/metrics');
+  });
+
+  it('the API counts requests by route pattern and status, with latency histograms, on its metrics port', async () => {
+    const res = await fetch(inject('apiMetricsUrl'));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
     const m = await apiMetrics();

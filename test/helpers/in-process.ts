@@ -4,6 +4,7 @@ import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { openApiDeps } from '../../src/api/api-deps';
+import { startApiMetricsServer } from '../../src/api/api-metrics';
 import { createApp } from '../../src/api/app';
 import { loadConfig, type Config } from '../../src/config/env';
 import { connectDatabase } from '../../src/db/client';
@@ -36,17 +37,20 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** The Koa app of src/api/app.ts on a free port of this process. */
-export async function startInProcessApi(config: Config): Promise<Running & { url: string }> {
+/** The Koa app of src/api/app.ts on a free port of this process, and its /metrics on another. */
+export async function startInProcessApi(config: Config): Promise<Running & { url: string; metricsUrl: string }> {
   const { deps, close } = openApiDeps(config, createLogger('api', config.LOG_LEVEL));
   const { app } = createApp(deps);
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
+  const metricsServer = await startApiMetricsServer(deps, 0);
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    metricsUrl: metricsServer.url,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await metricsServer.close();
       await close();
     },
   };

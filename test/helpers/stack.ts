@@ -20,6 +20,8 @@ export interface Stack {
   apiUrl: string;
   /** The task-queue prefix it runs on (schedules and queues are named after it). */
   queuePrefix: string;
+  /** The API's Prometheus endpoint (API_METRICS_PORT). */
+  apiMetricsUrl: string;
   /** The worker's Prometheus endpoint (WORKER_METRICS_PORT). */
   workerMetricsUrl: string;
   api: ManagedProcess;
@@ -39,6 +41,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   const port = await freePort();
   // Ports of its own: several stacks' workers run on one machine.
   const workerMetricsPort = await freePort();
+  const apiMetricsPort = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -51,6 +54,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     LOG_LEVEL: 'info',
     RATE_LIMIT_PER_MINUTE: '0',
     WORKER_METRICS_PORT: String(workerMetricsPort),
+    API_METRICS_PORT: String(apiMetricsPort),
     TEMPORAL_METRICS_PORT: String(await freePort()),
     API_TEMPORAL_METRICS_PORT: String(await freePort()),
     ...o.env,
@@ -74,6 +78,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   return {
     apiUrl,
     queuePrefix: o.queuePrefix,
+    apiMetricsUrl: `http://127.0.0.1:${apiMetricsPort}/metrics`,
     workerMetricsUrl: `http://127.0.0.1:${workerMetricsPort}/metrics`,
     get api() {
       return api;

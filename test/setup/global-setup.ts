@@ -41,6 +41,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   log(`stack ready at ${env.stack.apiUrl}; logs in ${env.logDir}`);
 
   project.provide('apiUrl', env.stack.apiUrl);
+  project.provide('apiMetricsUrl', env.stack.apiMetricsUrl);
   project.provide('workerMetricsUrl', env.stack.workerMetricsUrl);
   project.provide('apiKey', env.team.key);
   project.provide('teamId', env.team.teamId);

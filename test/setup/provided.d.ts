@@ -4,6 +4,8 @@ declare module 'vitest' {
   /** Values the global setup hands to every test file. */
   export interface ProvidedContext {
     apiUrl: string;
+    /** The shared stack's API /metrics (its own port, API_METRICS_PORT). */
+    apiMetricsUrl: string;
     /** The shared stack's worker /metrics. */
     workerMetricsUrl: string;
     apiKey: string;

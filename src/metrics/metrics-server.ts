@@ -5,33 +5,43 @@ import type { Logger } from 'pino';
 import { metrics } from './registry';
 import { temporalSdkSeries } from './sdk-series';
 
-/** Where the worker serves its metrics. */
-export interface WorkerMetricsOptions {
+/** Where a process serves its metrics. */
+export interface MetricsServerOptions {
   /** Interface to bind (HOST). */
   host: string;
-  /** Port of /metrics (WORKER_METRICS_PORT); 0 picks a free one (tests). */
+  /** Port of /metrics (WORKER_METRICS_PORT, API_METRICS_PORT); 0 picks a free one (tests). */
   port: number;
   /**
-   * URL of the Temporal SDK's own Prometheus exporter (TEMPORAL_METRICS_PORT), whose series
-   * are appended, so one scrape target has both; absent when that exporter is off.
+   * URL of the Temporal SDK's own Prometheus exporter (TEMPORAL_METRICS_PORT,
+   * API_TEMPORAL_METRICS_PORT), whose series are appended, so one scrape target has both;
+   * absent when that exporter is off.
    */
-  temporalMetricsUrl?: string;
+  temporalMetricsUrl?: string | undefined;
+  /** Sets the gauges that are read rather than counted, before each answer (the API's backlog). */
+  refresh?: () => Promise<void>;
 }
 
-export interface WorkerMetricsServer {
+export interface MetricsServer {
   /** Where Prometheus scrapes it. */
   url: string;
   close(): Promise<void>;
 }
 
-/** A small HTTP listener serving the worker process's /metrics (and nothing else). */
-export async function startWorkerMetricsServer(o: WorkerMetricsOptions, logger: Logger): Promise<WorkerMetricsServer> {
+/**
+ * A small HTTP listener serving the process's /metrics (and nothing else), on a port of its own:
+ * the series name every team with work in flight and the service's load, which are for the
+ * operator's network, never for the public port the API answers clients on.
+ */
+export async function startMetricsServer(o: MetricsServerOptions, logger: Logger): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, code: 'NOT_FOUND', error: 'Only GET /metrics is served here' }));
       return;
     }
-    void Promise.all([metrics.metrics(), temporalSdkSeries(o.temporalMetricsUrl, logger)]).then(
+    void (async () => {
+      await o.refresh?.();
+      return Promise.all([metrics.metrics(), temporalSdkSeries(o.temporalMetricsUrl, logger)]);
+    })().then(
       ([own, sdk]) => res.writeHead(200, { 'content-type': metrics.contentType }).end(sdk ? `${own}\n${sdk}` : own),
       (err: unknown) => {
         logger.error({ err }, 'metrics failed');
