@@ -10,7 +10,7 @@ import { openHttpScraping, type HttpScraping } from '../scrape/open-http-scraper
 import type { ScrapeOptions } from '../scrape/scrape-options';
 import { clientTracingInterceptors } from '../telemetry/client-tracing';
 import type { WorkerTracing } from '../telemetry/worker-tracing';
-import { bundleWorkflowsInChild } from '../worker/workflow-bundle';
+import { workflowBundle, type WorkflowBundle } from '../worker/workflow-bundle';
 import { FinishedScrapes } from './finished-scrapes';
 import { PrefetchedPages, type Prefetch } from './prefetched-pages';
 
@@ -106,12 +106,12 @@ export class ApiScrapeWorker {
     // queries (key lookups, balances, job rows) behind them under load.
     const scraping = openHttpScraping(config, logger);
     const database = connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-    let bundle: { code: string } | undefined;
+    let bundle: WorkflowBundle | undefined;
     let delay = RESTART_DELAY_MS.initial;
     try {
       while (!stopped.aborted) {
         try {
-          bundle ??= await bundleWorkflowsInChild(this.deps.tracing?.workflowInterceptorModules);
+          bundle ??= await workflowBundle(this.deps.tracing?.workflowInterceptorModules);
           const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
           try {
             const worker = await this.createWorker(connection, bundle, scraping, database);
@@ -139,13 +139,13 @@ export class ApiScrapeWorker {
     }
   }
 
-  private createWorker(connection: NativeConnection, workflowBundle: { code: string }, scraping: HttpScraping, database: Database): Promise<Worker> {
+  private createWorker(connection: NativeConnection, bundle: WorkflowBundle, scraping: HttpScraping, database: Database): Promise<Worker> {
     const { config, tracing } = this.deps;
     return Worker.create({
       connection,
       namespace: config.TEMPORAL_NAMESPACE,
       taskQueue: config.taskQueues.scrape,
-      workflowBundle,
+      workflowBundle: bundle,
       // Only the plain-HTTP step, which the scrape workflow runs as a local activity; its
       // regular activities stay with the worker processes.
       activities: createHttpScrapeActivity({

@@ -17,6 +17,9 @@ export interface WorkerTracing {
   workflowInterceptorModules: string[];
 }
 
+/** The workflow interceptor modules tracing bundles with the workflows (also built ahead by `npm run build`). */
+export const TRACING_WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
+
 /** Temporal's OpenTelemetry interceptors, wired to this process's span processor. */
 export function workerTracing(tracing: Tracing): WorkerTracing {
   return {
@@ -24,6 +27,6 @@ export function workerTracing(tracing: Tracing): WorkerTracing {
       activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) })],
     },
     sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
-    workflowInterceptorModules: [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')],
+    workflowInterceptorModules: TRACING_WORKFLOW_INTERCEPTOR_MODULES,
   };
 }

@@ -11,7 +11,7 @@ import { BrowserPool } from '../browser/browser-pool';
 import { BrowserScraper } from '../browser/browser-scraper';
 import { RobotsCache } from '../crawl/robots';
 import { findChromium } from '../browser/chromium-path';
-import { bundleWorkflowsInChild } from './workflow-bundle';
+import { workflowBundle as loadWorkflowBundle } from './workflow-bundle';
 import type { WorkerTracing } from '../telemetry/worker-tracing';
 import type { Config } from '../config/env';
 import type { Database } from '../db/client';
@@ -113,8 +113,8 @@ export async function createWorkers(
   const workers: Worker[] = [];
   if (config.WORKER_QUEUES.includes('http')) {
     // Workflows run on the http and scrape queues only: a browser worker runs activities, and
-    // so has no workflow thread (about 45 MB each). Bundled once, in a child process.
-    const workflowBundle = await bundleWorkflowsInChild(tracing?.workflowInterceptorModules);
+    // so has no workflow thread (about 45 MB each). One bundle for both (see workflow-bundle.ts).
+    const workflowBundle = await loadWorkflowBundle(tracing?.workflowInterceptorModules);
     workers.push(
       await Worker.create({
         ...common,

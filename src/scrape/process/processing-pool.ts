@@ -1,6 +1,6 @@
-import path from 'node:path';
 import Piscina from 'piscina';
 import { AppError } from '../../errors';
+import { isTypeScript, siblingModule } from '../../runtime/module-files';
 import type { ProcessedContent, ProcessOptions } from './processed-content';
 import type { ProcessingTask } from './processing-thread';
 import type { TextOnlyTask } from './text-only-thread';
@@ -69,10 +69,11 @@ const YOUNG_GENERATION_MB = 8;
 function threads(filename: string, count: number, heapMb: number | undefined): Piscina {
   return new Piscina({
     filename,
-    // Thread modules are TypeScript. The service runs under `node --import tsx`, which threads
-    // inherit (with the process's V8 flags, which a thread may not be given explicitly); a
-    // process that compiles TypeScript its own way (a test runner) has to add it.
-    ...(!process.execArgv.includes('tsx') && { execArgv: [...process.execArgv, '--import', 'tsx'] }),
+    // Thread modules are TypeScript but in the compiled service. The service runs under `node
+    // --import tsx`, which threads inherit (with the process's V8 flags, which a thread may not
+    // be given explicitly); a process that compiles TypeScript its own way (a test runner) has
+    // to add it.
+    ...(isTypeScript(filename) && !process.execArgv.includes('tsx') && { execArgv: [...process.execArgv, '--import', 'tsx'] }),
     minThreads: count,
     maxThreads: count,
     ...(heapMb && { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }),
@@ -101,8 +102,8 @@ export class ProcessingPool {
   private readonly maxLinks: number | undefined;
 
   constructor(options: ProcessingPoolOptions) {
-    this.full = threads(options.threadModule ?? path.join(__dirname, 'processing-thread.ts'), options.threads, options.heapMb);
-    this.textOnly = threads(path.join(__dirname, 'text-only-thread.ts'), 1, options.heapMb);
+    this.full = threads(options.threadModule ?? siblingModule(__filename, 'processing-thread'), options.threads, options.heapMb);
+    this.textOnly = threads(siblingModule(__filename, 'text-only-thread'), 1, options.heapMb);
     for (const pool of [this.full, this.textOnly]) pool.on('error', options.onThreadError);
     this.slots = new ThreadSlots(options.threads, options.threads > 1 ? INTERACTIVE_THREADS : 0);
     this.budgetMs = options.budgetMs;
