@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Entry of `npm start`, `npm test`, `npm run bench` and `npm run chaos`. Plain CommonJS with no dependencies,
-// because its first job is to install them: it runs `npm install` (which follows
-// package-lock.json) when node_modules is missing or was installed from another lock, then hands
-// over to the TypeScript command through tsx. Not `npm ci`: it refuses a lock that lacks other
-// platforms' optional packages, which registry mirrors often do not carry.
+// Entry of `npm start`, `npm test`, `npm run bench`, `npm run chaos`, `npm run build`,
+// `npm run cluster` and `npm run test:cluster`. Plain CommonJS with no dependencies, because its
+// first job is to install them: it runs `npm install` (which follows package-lock.json) when
+// node_modules is missing or was installed from another lock, then hands over to the TypeScript
+// command through tsx. Not `npm ci`: it refuses a lock that lacks other platforms' optional
+// packages, which registry mirrors often do not carry.
 'use strict';
 const { createHash } = require('node:crypto');
 const { existsSync, readFileSync, writeFileSync } = require('node:fs');
@@ -12,7 +13,14 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..', '..');
 const stamp = path.join(root, 'node_modules', '.wcs-deps-stamp');
-const commands = { start: 'start.ts', test: 'test.ts', bench: '../../test/bench/run.ts', chaos: '../../test/chaos/run.ts' };
+const commands = {
+  start: 'start.ts',
+  test: 'test.ts',
+  bench: '../../test/bench/run.ts',
+  chaos: '../../test/chaos/run.ts',
+  build: 'build.ts',
+  cluster: 'run-cluster.ts',
+};
 
 function dependencyHash() {
   const hash = createHash('sha256');

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { nodeArgsFor, siblingModule } from '../runtime/module-files';
 
 /** The bundles `npm run build` writes beside the compiled worker code, by whether workflows are traced. */
-export const PREBUILT_BUNDLES = { plain: 'workflow-bundle.js', tracing: 'workflow-bundle-tracing.js' } as const;
+export const PREBUILT_BUNDLES = { plain: 'workflows.bundle.js', tracing: 'workflows-tracing.bundle.js' } as const;
 
 /** What Worker.create takes as `workflowBundle`: the code itself, or the file that holds it. */
 export type WorkflowBundle = { code: string } | { codePath: string };
