@@ -9,8 +9,14 @@ import { ROOT } from '../config/paths';
 
 /** Where `npm run build` puts the compiled service: `node dist/src/api/main.js`, `node dist/src/worker/main.js`. */
 export const DIST = path.join(ROOT, 'dist');
-/** What the build is made from; a change to any of it makes `buildIfChanged` build again. */
+/**
+ * What the build is made from; a change to any of it makes `buildIfChanged` build again. The
+ * development tools (src/dev, which tsconfig.build.json leaves out) are not, but for the one
+ * module the service imports from there.
+ */
 const INPUTS = ['src', 'workflows', 'activities', 'drizzle', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const DEV_TOOLS = path.join(ROOT, 'src', 'dev');
+const USED_FROM_DEV_TOOLS = [path.join(DEV_TOOLS, 'paths.ts')];
 const STAMP = path.join(DIST, '.build-inputs');
 
 function inputFiles(entry: string): string[] {
@@ -18,7 +24,7 @@ function inputFiles(entry: string): string[] {
   if (!statSync(full).isDirectory()) return [full];
   return readdirSync(full, { recursive: true, encoding: 'utf8' })
     .map((f) => path.join(full, f))
-    .filter((f) => statSync(f).isFile())
+    .filter((f) => statSync(f).isFile() && (!f.startsWith(`${DEV_TOOLS}${path.sep}`) || USED_FROM_DEV_TOOLS.includes(f)))
     .sort();
 }
 

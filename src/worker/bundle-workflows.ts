@@ -8,14 +8,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 
 /** The workflows' entry module, as this code runs: TypeScript under tsx, JavaScript once compiled. */
 const WORKFLOWS = path.resolve(__dirname, '../../workflows', `index${path.extname(__filename)}`);
 
 /** Bundles the workflows with `workflowInterceptorModules` and writes the bundle to `out`. */
 export async function writeWorkflowBundle(out: string, workflowInterceptorModules: string[]): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS, workflowInterceptorModules });
+  // Webpack's report of every module is noise here; its warnings and errors are not.
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS, workflowInterceptorModules, logger: new DefaultLogger('WARN') });
   writeFileSync(out, code);
 }
 

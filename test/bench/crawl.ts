@@ -1,4 +1,5 @@
 import { startEnvironment } from '../helpers/environment';
+import { benchShape } from './bench-shape';
 import { apiCrawl, crawlBenchEnv, type ApiCrawlResult } from './crawl-run';
 import { machine, table } from './measure';
 import { crawleeCrawl } from './peers/crawlee-crawler';
@@ -26,10 +27,11 @@ export async function run(): Promise<void> {
   const top = Math.max(...CONCURRENCIES);
   const stackEnv = crawlBenchEnv(top);
   console.log(
-    `site: ${PAGES} pages, mean ${(site.meanBytes / 1024).toFixed(1)} KB; maxConcurrency ${CONCURRENCIES.join(' and ')}; API and worker with ${Object.entries(stackEnv).map(([k, v]) => `${k}=${v}`).join(', ')}; ${machine()}`,
+    `site: ${PAGES} pages, mean ${(site.meanBytes / 1024).toFixed(1)} KB; maxConcurrency ${CONCURRENCIES.join(' and ')}; API and worker with ${Object.entries(stackEnv).map(([k, v]) => `${k}=${v}`).join(', ')}; on the ${benchShape()}; ${machine()}`,
   );
   const allowPrivateHosts = ['127.0.0.2', '127.0.0.3'];
-  let env = await startEnvironment({ kind: 'bench', allowPrivateHosts, stackEnv, log: () => {} });
+  const shape = benchShape();
+  let env = await startEnvironment({ kind: 'bench', allowPrivateHosts, stackEnv, shape, log: () => {} });
   const common = { limit: PAGES, maxDepth: 100, ignoreSitemap: true };
   const wholePage = { ...common, scrapeOptions: { formats: ['markdown'], onlyMainContent: false } };
   const mainContent = { ...common, scrapeOptions: { formats: ['markdown'] } };
@@ -50,7 +52,7 @@ export async function run(): Promise<void> {
     if (WITH_SINGLE) {
       // Before batching: a fresh stack whose crawl activities take one page each.
       await env.stop();
-      env = await startEnvironment({ kind: 'bench', allowPrivateHosts, stackEnv: { ...stackEnv, CRAWL_BATCH_SIZE: '1' }, log: () => {} });
+      env = await startEnvironment({ kind: 'bench', allowPrivateHosts, stackEnv: { ...stackEnv, CRAWL_BATCH_SIZE: '1' }, shape, log: () => {} });
       await warmUp();
       ours.push({ name: 'whole page, one page per activity', concurrency: 10, result: await apiCrawl(env, { ...wholePage, url: site.url, maxConcurrency: 10 }) });
     }

@@ -92,9 +92,22 @@ export function cpuSeconds(groups: Record<string, (pid: number, comm: string) =>
 /**
  * The processes of a bench environment whose CPU time the benches report: the worker, Postgres,
  * this environment's Temporal dev server, the API, and the bench process itself (which serves
- * the pages and runs the clients).
+ * the pages and runs the clients). On the cluster: all of its workers, its Temporal server and
+ * both API replicas.
  */
 export function stackCpuGroups(env: Environment): Record<string, (pid: number, comm: string) => boolean> {
+  if (env.cluster) {
+    const { apis, httpWorkers, browserWorkers, temporal } = env.cluster;
+    const pids = (services: { pid: number | undefined }[]) => new Set(services.map((s) => s.pid));
+    const [workers, replicas] = [pids([...httpWorkers, ...browserWorkers]), pids(apis)];
+    return {
+      workers: (pid) => workers.has(pid),
+      postgres: (_, comm) => comm === 'postgres',
+      temporal: (pid) => pid === temporal.pid,
+      'api replicas': (pid) => replicas.has(pid),
+      'bench (site server, clients)': (pid) => pid === process.pid,
+    };
+  }
   const workerPid = env.stack.worker.child.pid!;
   const apiPid = env.stack.api.child.pid!;
   const temporalPort = new URL(`http://${env.temporal.address}`).port;

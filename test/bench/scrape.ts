@@ -27,6 +27,7 @@ import { processBody } from '../../src/scrape/process/process-body';
 import { scrapeOptionsSchema } from '../../src/scrape/scrape-options';
 import { html, startFixtureServer } from '../fixtures/fixture-server';
 import { startEnvironment, type Environment } from '../helpers/environment';
+import { benchShape } from './bench-shape';
 import { apiScrape, closedLoop, countAnswers, type Answer } from './closed-loop';
 import { benchCorpus, type CorpusPage } from './corpus';
 import { cpuMsPer, cpuSeconds, percentile, stackCpuGroups, table } from './measure';
@@ -330,13 +331,14 @@ export async function run(): Promise<void> {
     kind: 'bench',
     allowPrivateHosts: [`127.0.0.1:${fixtures.port}`],
     stackEnv: { MAX_SCRAPES_IN_FLIGHT: MAX_IN_FLIGHT },
+    shape: benchShape(),
     log: (m) => console.log(`  [setup] ${m}`),
   });
   const connection = await Connection.connect({ address: env.temporal.address });
   const fetcher = new GuardedFetcher(new PublicUrlGate(parseHostAllowlist(`127.0.0.1:${fixtures.port}`)), 10 * 1024 * 1024);
   const scraper = new HttpScraper(fetcher, 'wcs-bench', processBody);
   try {
-    console.log(`\nmachine: ${machine(env.chromiumPath)}`);
+    console.log(`\nmachine: ${machine(env.chromiumPath)}; on the ${benchShape()}${env.cluster ? ` (API replicas and workers on ${env.cluster.node})` : ''}`);
     console.log(
       `\nsmall page: ${(Buffer.byteLength(page) / 1024).toFixed(1)} KB, default scrape options; ${SECONDS} s per row of closed-loop clients (a refused client waits Retry-After); API with MAX_SCRAPES_IN_FLIGHT=${MAX_IN_FLIGHT}, no rate limit`,
     );
@@ -348,7 +350,9 @@ export async function run(): Promise<void> {
       );
       return { status, at: started, ms: performance.now() - started, retryAfter: 0 };
     };
-    const api = () => apiScrape(env.stack.apiUrl, env.team.key, smallUrl);
+    // Calls go round the API replicas, as a load balancer in front of them would send them.
+    let next = 0;
+    const api = () => apiScrape(env.apiUrls[next++ % env.apiUrls.length]!, env.team.key, smallUrl);
     // Warm-up, so neither side is measured with a cold JIT, pool or connection.
     await closedLoop(8, 2, api);
     await closedLoop(8, 2, inProcess);

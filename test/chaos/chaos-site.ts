@@ -7,8 +7,10 @@ const FANOUT = 4;
 export interface ChaosSite {
   server: FixtureServer;
   url: string;
-  /** Pages a crawl from `/` reaches: all of them, each answering 200. */
+  /** Pages a crawl from `/` reaches: all of them, each answering 200 (the failing ones once healed). */
   pages: number;
+  /** Makes the failing pages answer 200 from now on. */
+  heal(): void;
   close(): Promise<void>;
 }
 
@@ -16,9 +18,11 @@ const pathOf = (i: number) => (i === 0 ? '/' : `/p/${i}`);
 
 /**
  * A site of `pages` pages in a tree (page i links to pages 4i+1..4i+4), every one answering 200
- * after `delayMs`: a crawl of it has one right answer, so pages lost and charged twice are counts.
+ * after `delayMs` (those numbered in `failing` answer 500 until healed): a crawl of it has one
+ * right answer, so pages lost and charged twice are counts.
  */
-export async function startTreeSite(host: string, pages: number, delayMs: number): Promise<ChaosSite> {
+export async function startTreeSite(host: string, pages: number, delayMs: number, failing: number[] = []): Promise<ChaosSite> {
+  let healed = false;
   const page = (i: number) => {
     const links = Array.from({ length: FANOUT }, (_, k) => FANOUT * i + k + 1).filter((c) => c < pages);
     return `<!doctype html><html><head><title>Page ${i}</title></head><body><h1>Page ${i}</h1><p>Tides and harbours, page ${i} of the chaos site.</p>${links.map((c) => `<a href="${pathOf(c)}">Page ${c}</a>`).join(' ')}</body></html>`;
@@ -29,13 +33,14 @@ export async function startTreeSite(host: string, pages: number, delayMs: number
       '/p/*': (_req, res, url) => {
         const i = Number(url.pathname.slice(3));
         if (!Number.isInteger(i) || i <= 0 || i >= pages) return html(res, 'not found', 404);
+        if (!healed && failing.includes(i)) return html(res, 'failing until healed', 500);
         setTimeout(() => html(res, page(i)), delayMs);
       },
       '/small': (_req, res) => html(res, '<!doctype html><html><head><title>Small</title></head><body><h1>Small</h1><p>A small ordinary page.</p></body></html>'),
     },
     host,
   );
-  return { server, url: server.url, pages, close: () => server.close() };
+  return { server, url: server.url, pages, heal: () => void (healed = true), close: () => server.close() };
 }
 
 /**

@@ -1,7 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { temporal as proto } from '@temporalio/proto';
 import { sql } from 'drizzle-orm';
 import { connectDatabase, type Database } from '../../src/db/client';
 import { migrateDatabase } from '../../src/db/migrate';
@@ -10,9 +8,11 @@ import { startTemporalDevServer } from '../../src/dev/temporal-dev-server';
 import { createTeamWithKey } from '../helpers/accounts';
 import { freePort } from '../helpers/free-port';
 import { startStack, type Stack } from '../helpers/stack';
+import { activityPollerIdentities } from '../helpers/task-queue-pollers';
 import { postgresBinDir, startThrowawayPostgres } from '../helpers/throwaway-postgres';
 import { auditCrawl } from './crawl-audit';
 import { startHostileSite, startTreeSite, type ChaosSite } from './chaos-site';
+import { crawlStatus, crawlThroughFault, sleep, type ChaosResult, type ChaosSize } from './crawl-through-fault';
 
 /** Where the scenarios run: a Temporal and a database to use (some start their own), Chromium, a loopback host for sites. */
 export interface ChaosEnv {
@@ -28,106 +28,6 @@ export interface ChaosEnv {
   logDir: string;
   /** Progress lines. */
   log: (message: string) => void;
-}
-
-/** How big a scenario's crawl is. */
-export interface ChaosSize {
-  pages: number;
-  /** Milliseconds each page takes to answer, so the crawl lasts long enough to disturb. */
-  pageDelayMs: number;
-}
-
-/** One row of the results table. */
-export interface ChaosResult {
-  /** What was done. */
-  scenario: string;
-  /** Pages the crawl should store. */
-  pages: number;
-  /** Pages stored as scraped. */
-  stored: number;
-  /** Pages failed for good. */
-  failed: number;
-  /** Must be 0. */
-  lost: number;
-  /** Must be 0. */
-  chargedTwice: number;
-  /** Must be 0: a stored page without its charge. */
-  uncharged: number;
-  /** How long the fault lasted (a kill: 0), ms. */
-  faultMs: number;
-  /** From the end of the fault until the service made progress again (a page stored, a poll answered), ms. */
-  recoverMs: number | undefined;
-  /** Anything else the scenario measured. */
-  detail: string;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The crawl's status answer, or undefined while the API does not answer. */
-async function crawlStatus(apiUrl: string, key: string, id: string): Promise<{ status: string; completed: number; total: number } | undefined> {
-  try {
-    const response = await fetch(`${apiUrl}/v1/crawl/${id}?limit=1`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(5_000) });
-    return response.status === 200 ? ((await response.json()) as { status: string; completed: number; total: number }) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-interface Fault {
-  /** Runs the fault on the crawl `crawlId`; resolves when it is over (the process killed, the dependency back). */
-  inject(crawlId: string): Promise<void>;
-  /** Progress after the fault, instead of "a new page stored" (the API scenario: a poll answered). */
-  progressed?: (before: number | undefined, now: { completed: number } | undefined) => boolean;
-}
-
-/**
- * Crawls `site` through `stack`, injects `fault` once a third of it is stored, and audits the
- * rows once the crawl ends: every page stored once and charged once.
- */
-async function crawlThroughFault(scenario: string, stack: Stack, db: Database, key: string, site: ChaosSite, fault: Fault, detail = ''): Promise<ChaosResult> {
-  const response = await fetch(`${stack.apiUrl}/v1/crawl`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: site.url, limit: site.pages, maxDepth: 50, ignoreSitemap: true, maxConcurrency: 4 }),
-  });
-  if (response.status !== 200) throw new Error(`${scenario}: POST /v1/crawl answered ${response.status}: ${await response.text()}`);
-  const { id } = (await response.json()) as { id: string };
-  await waitFor(`${scenario}: a third of the crawl`, async () => ((await crawlStatus(stack.apiUrl, key, id))?.completed ?? 0) >= site.pages / 3, 120_000);
-  const atFault = (await crawlStatus(stack.apiUrl, key, id))?.completed;
-  const faultStarted = Date.now();
-  await fault.inject(id);
-  const faultEnded = Date.now();
-  // Pages in flight may be stored during the fault (a page needs Postgres, not Temporal):
-  // progress is a page stored after it.
-  const progressed = fault.progressed ?? ((b, now) => b !== undefined && (now?.completed ?? 0) > b);
-  let before: number | undefined;
-  let recoverMs: number | undefined;
-  let last: Awaited<ReturnType<typeof crawlStatus>>;
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    last = await crawlStatus(stack.apiUrl, key, id);
-    // Progress is judged against the first answer after the fault (pages in flight may have
-    // been stored during it); a crawl already over at that first answer progressed since the
-    // fault began.
-    const baseline = before ?? (last && last.status !== 'scraping' ? atFault : undefined);
-    // A crawl that completes after that first answer progressed too, even when every page was
-    // already stored when the first answer came (the API can come back after the worker).
-    const completedSince = before !== undefined && last?.status === 'completed';
-    if (recoverMs === undefined && (progressed(baseline, last) || completedSince)) recoverMs = Date.now() - faultEnded;
-    before ??= last?.completed;
-    if (last && last.status !== 'scraping') break;
-    if (Date.now() > deadline) throw new Error(`${scenario}: crawl ${id} not finished after the fault: ${JSON.stringify(last)}`);
-    await sleep(200);
-  }
-  const audit = await auditCrawl(db.db, id, site.pages);
-  return {
-    scenario,
-    pages: site.pages,
-    ...audit,
-    faultMs: faultEnded - faultStarted,
-    recoverMs,
-    detail: `crawl ${last.status}${detail ? `; ${detail}` : ''}`,
-  };
 }
 
 interface Harness {
@@ -204,28 +104,13 @@ function crashNote(crashes: string[]): string {
   return `restarted after exiting: ${[...counts].map(([what, n]) => `${what} x${n}`).join(', ')}`;
 }
 
-/** Distinct worker identities polling a task queue's activities. */
-async function activityPollers(temporalAddress: string, queue: string): Promise<number> {
-  const connection = await Connection.connect({ address: temporalAddress });
-  try {
-    const answer = await new Client({ connection }).workflowService.describeTaskQueue({
-      namespace: 'default',
-      taskQueue: { name: queue },
-      taskQueueType: proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
-    });
-    return new Set(answer.pollers?.map((p) => p.identity)).size;
-  } finally {
-    await connection.close();
-  }
-}
-
 /** `kill -9` of one of two workers mid-crawl; the other finishes the crawl. */
 export async function killOneOfTwoWorkers(env: ChaosEnv, size: ChaosSize): Promise<ChaosResult> {
   const h = await harness(env, 'kill-worker', size);
   try {
     await h.stack.addWorker();
-    await waitFor('a second worker', async () => (await activityPollers(env.temporalAddress, 'wcs-chaos-kill-worker-http')) >= 2, 120_000);
-    return await crawlThroughFault('kill -9 of one of two workers', h.stack, h.db, h.key, h.site, {
+    await waitFor('a second worker', async () => (await activityPollerIdentities(env.temporalAddress, 'wcs-chaos-kill-worker-http')).size >= 2, 120_000);
+    return await crawlThroughFault('kill -9 of one of two workers', [h.stack.apiUrl], h.db, h.key, h.site, {
       async inject() {
         h.stack.worker.child.kill('SIGKILL');
         await h.stack.worker.exited;
@@ -246,7 +131,7 @@ export async function restartTemporal(env: ChaosEnv, size: ChaosSize, downMs = 5
     const h = await harness(env, 'temporal', size, { temporalAddress: server.address });
     const supervisor = superviseStack(h.stack);
     try {
-      const result = await crawlThroughFault('Temporal server restarted', h.stack, h.db, h.key, h.site, {
+      const result = await crawlThroughFault('Temporal server restarted', [h.stack.apiUrl], h.db, h.key, h.site, {
         async inject() {
           await server.stop();
           await sleep(downMs);
@@ -273,7 +158,7 @@ export async function restartPostgres(env: ChaosEnv, size: ChaosSize, downMs = 5
     const h = await harness(env, 'postgres', size, { databaseUrl: pg.url });
     const supervisor = superviseStack(h.stack);
     try {
-      const result = await crawlThroughFault('Postgres restarted', h.stack, h.db, h.key, h.site, {
+      const result = await crawlThroughFault('Postgres restarted', [h.stack.apiUrl], h.db, h.key, h.site, {
         async inject() {
           await pg.stop();
           await sleep(downMs);
@@ -311,7 +196,7 @@ export async function restartApiWhilePolling(env: ChaosEnv, size: ChaosSize, cli
     };
     const result = await crawlThroughFault(
       'API restarted while clients poll',
-      h.stack,
+      [h.stack.apiUrl],
       h.db,
       h.key,
       h.site,

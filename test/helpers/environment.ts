@@ -5,7 +5,9 @@ import { ensureChromium } from '../../src/dev/chromium-setup';
 import { ROOT } from '../../src/config/paths';
 import { provideDatabase } from '../../src/dev/postgres-setup';
 import { startTemporalDevServer, type TemporalServer } from '../../src/dev/temporal-dev-server';
+import type { Cluster } from '../../src/dev/cluster/cluster';
 import { createTeamWithKey } from './accounts';
+import { startClusterEnvironment } from './cluster-environment';
 import { freePort } from './free-port';
 import { startStack, type Stack } from './stack';
 
@@ -18,11 +20,21 @@ export interface EnvironmentOptions {
   temporalConfig?: Record<string, string | number | boolean>;
   /** Extra environment for the API and worker. */
   stackEnv?: Record<string, string>;
+  /**
+   * `dev-server` (default): what `npm start` runs. `cluster`: the production shape of `npm run
+   * cluster` (Temporal on Postgres, two API replicas, two HTTP workers, a browser worker).
+   */
+  shape?: 'dev-server' | 'cluster';
   log: (message: string) => void;
 }
 
 export interface Environment {
+  /** The API and worker (on the cluster: the first API replica and the first HTTP worker). */
   stack: Stack;
+  /** Every API replica's URL: one on the dev server, two on the cluster. */
+  apiUrls: string[];
+  /** The whole cluster, when the shape is `cluster`. */
+  cluster?: Cluster;
   temporal: TemporalServer;
   databaseUrl: string;
   chromiumPath: string;
@@ -57,6 +69,11 @@ export async function startEnvironment(o: EnvironmentOptions): Promise<Environme
       process.off('SIGINT', interrupted);
       process.off('SIGTERM', interrupted);
     });
+  }
+  if (o.shape === 'cluster') {
+    const environment = await startClusterEnvironment(o, run);
+    stops.push(() => environment.stop());
+    return { ...environment, stop };
   }
   try {
     const chromiumPath = ensureChromium(o.log);
@@ -95,7 +112,7 @@ export async function startEnvironment(o: EnvironmentOptions): Promise<Environme
       ...(o.stackEnv && { env: o.stackEnv }),
     });
     stops.push(() => stack.stop());
-    return { stack, temporal, databaseUrl: database.url, chromiumPath, team, broke, queuePrefix, logDir, stop };
+    return { stack, apiUrls: [stack.apiUrl], temporal, databaseUrl: database.url, chromiumPath, team, broke, queuePrefix, logDir, stop };
   } catch (err) {
     await stop();
     throw err;

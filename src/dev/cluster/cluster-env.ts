@@ -86,6 +86,7 @@ export function temporalLocalEnv(a: Addresses, ports: TemporalPorts, dynamicConf
   return {
     POSTGRES_SEEDS: '127.0.0.1',
     DB_PORT: String(a.postgresPort),
+    VISIBILITY_DB_PORT: String(a.postgresPort),
     // One machine: bind and announce the loopback address (a container binds 0.0.0.0 and announces its own).
     BIND_ON_IP: '127.0.0.1',
     DYNAMIC_CONFIG_FILE_PATH: dynamicConfigFile,

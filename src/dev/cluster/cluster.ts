@@ -6,7 +6,7 @@ import { buildIfChanged } from '../build';
 import { ensureChromium } from '../chromium-setup';
 import { waitFor } from '../child-process';
 import { hostPath, readComposeFile, type ComposeFile } from '../compose-file';
-import { freePort } from '../free-port';
+import { freeLowPort, freePort } from '../free-port';
 import { ROOT } from '../../config/paths';
 import { postgresBinDir, preparePostgresServer, type PostgresServer } from '../postgres-server';
 import { ensureProductionNode } from '../production-node';
@@ -136,7 +136,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
   const chromium = ensureChromium(o.log);
   await buildIfChanged(o.log);
 
-  const addresses: Addresses = { postgresPort: await freePort(), temporalPort: o.temporalPort ?? (await freePort()) };
+  const addresses: Addresses = { postgresPort: await freePort(), temporalPort: o.temporalPort ?? (await freeLowPort()) };
   // Our services stop together (each would be restarted if it exited while waiting its turn), then the rest in reverse order of start.
   const members: Record<OurService, ClusterMember[]> = { api: [], 'worker-http': [], 'worker-browser': [] };
   const stops: (() => Promise<void>)[] = [];
@@ -185,14 +185,14 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     // temporal: the server's own configuration template (config/docker.yaml), filled from the environment as in the image
     const temporalService = compose.services.temporal!;
     const temporalPorts: TemporalPorts = {
-      FRONTEND_HTTP_PORT: await freePort(),
-      FRONTEND_MEMBERSHIP_PORT: await freePort(),
-      HISTORY_GRPC_PORT: await freePort(),
-      HISTORY_MEMBERSHIP_PORT: await freePort(),
-      MATCHING_GRPC_PORT: await freePort(),
-      MATCHING_MEMBERSHIP_PORT: await freePort(),
-      WORKER_GRPC_PORT: await freePort(),
-      WORKER_MEMBERSHIP_PORT: await freePort(),
+      FRONTEND_HTTP_PORT: await freeLowPort(),
+      FRONTEND_MEMBERSHIP_PORT: await freeLowPort(),
+      HISTORY_GRPC_PORT: await freeLowPort(),
+      HISTORY_MEMBERSHIP_PORT: await freeLowPort(),
+      MATCHING_GRPC_PORT: await freeLowPort(),
+      MATCHING_MEMBERSHIP_PORT: await freeLowPort(),
+      WORKER_GRPC_PORT: await freeLowPort(),
+      WORKER_MEMBERSHIP_PORT: await freeLowPort(),
     };
     const dynamicConfig = hostPath(temporalService, temporalService.environment!.DYNAMIC_CONFIG_FILE_PATH!);
     const temporalEnv = serviceEnv(compose, 'temporal', addresses, { local: temporalLocalEnv(addresses, temporalPorts, dynamicConfig) });
