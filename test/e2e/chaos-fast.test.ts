@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
-import { killOneOfTwoWorkers, restartApiWhilePolling, restartPostgres, type ChaosEnv, type ChaosResult } from '../chaos/scenarios';
+import type { ChaosResult } from '../chaos/crawl-through-fault';
+import { killOneOfTwoWorkers, restartApiWhilePolling, restartPostgres, type ChaosEnv } from '../chaos/scenarios';
 
 /**
  * The fast subset of `npm run chaos` (test/chaos/run.ts): smaller crawls, the same scenarios'
