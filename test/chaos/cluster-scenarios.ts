@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../src/db/client';
 import { jobs } from '../../src/db/schema';
@@ -100,45 +100,68 @@ export async function killHttpWorker(env: ClusterChaosEnv, size: ChaosSize): Pro
   });
 }
 
+/** What one client met: requests that got no answer or a server error, and refusals (503/429 with Retry-After, waited out). */
+interface ClientRecord {
+  /** The replica it began on. */
+  start: number;
+  errors: string[];
+  refused: number;
+}
+
 interface Clients {
+  /** From now on the clients only poll: the scrapes were for the fault, and would starve the crawl on a small machine. */
+  stopScraping(): void;
   stop(): Promise<void>;
-  /** Failed requests per client, by the replica it began on. */
-  errors: { start: number; failures: number }[];
+  records: ClientRecord[];
   answered: number;
   scrapes: number;
 }
 
 /**
  * `clients` clients, half beginning on each replica, each polling the crawl and scraping a page
- * in turn; a request that fails (no answer, or a 5xx) is retried at once on the other replica,
- * where the client then stays.
+ * in turn (only polling once told to stop scraping). A request that gets no answer or a server
+ * error is retried at once on the other replica, where the client then stays; one refused
+ * (503 or 429 with Retry-After: the replica's backpressure) is retried there after the wait.
  */
 function startClients(cluster: Cluster, key: string, crawlId: string, pageUrl: string, clients: number): Clients {
   let running = true;
-  const state: Clients = { errors: [], answered: 0, scrapes: 0, stop: async () => {} };
+  let scraping = true;
+  const state: Clients = { records: [], answered: 0, scrapes: 0, stopScraping: () => void (scraping = false), stop: async () => {} };
   const loops = Array.from({ length: clients }, async (_, c) => {
     let replica = c % cluster.apiUrls.length;
-    const mine = { start: replica, failures: 0 };
-    state.errors.push(mine);
+    const mine: ClientRecord = { start: replica, errors: [], refused: 0 };
+    state.records.push(mine);
     for (let n = 0; running; n++) {
-      const scrape = n % 2 === 1;
+      const scrape = scraping && n % 2 === 1;
       for (;;) {
         const base = cluster.apiUrls[replica]!;
+        let response: Response;
         try {
-          const response = scrape
+          response = scrape
             ? await fetch(`${base}/v1/scrape`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${pageUrl}?c=${c}&n=${n}` }), signal: AbortSignal.timeout(60_000) })
             : await fetch(`${base}/v1/crawl/${crawlId}?limit=1`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
           await response.arrayBuffer();
-          if (response.status >= 500) throw new Error(`HTTP ${response.status}`);
-          state.answered++;
-          if (scrape && response.status === 200) state.scrapes++;
-          break;
-        } catch {
-          mine.failures++;
+        } catch (err) {
+          mine.errors.push(`no answer (${(err as Error).name})`);
           replica = (replica + 1) % cluster.apiUrls.length;
+          continue;
         }
+        const retryAfter = Number(response.headers.get('retry-after'));
+        if ((response.status === 503 || response.status === 429) && retryAfter > 0) {
+          mine.refused++;
+          await sleep(Math.min(retryAfter, 2) * 1000);
+          continue;
+        }
+        if (response.status >= 500) {
+          mine.errors.push(`HTTP ${response.status}`);
+          replica = (replica + 1) % cluster.apiUrls.length;
+          continue;
+        }
+        state.answered++;
+        if (scrape && response.status === 200) state.scrapes++;
+        break;
       }
-      await sleep(100);
+      await sleep(250);
     }
   });
   state.stop = async () => {
@@ -148,13 +171,32 @@ function startClients(cluster: Cluster, key: string, crawlId: string, pageUrl: s
   return state;
 }
 
-/**
- * The team's scrapes once none is running (one in flight on a killed replica is finished by a
- * worker): how many, how many never finished, charged twice or stored uncharged.
- */
-async function auditScrapes(db: Database, teamId: string): Promise<{ scrapes: number; unfinished: number; chargedTwice: number; uncharged: number }> {
-  const running = () => db.db.select({ n: sql<number>`count(*)::int` }).from(jobs).where(and(eq(jobs.teamId, teamId), eq(jobs.kind, 'scrape'), eq(jobs.status, 'scraping')));
-  await waitFor('every scrape finished', async () => (await running())[0]!.n === 0, 120_000).catch(() => undefined);
+/** What became of a team's scrapes. */
+interface ScrapeAudit {
+  scrapes: number;
+  /** Started (their workflow exists) but not finished: lost. */
+  unfinished: number;
+  /**
+   * Rows whose workflow was never started: the API wrote the job and died before starting it, so
+   * its client got no answer (and asked again). Nothing ran or was charged; the reconciler marks
+   * them failed once they are 5 minutes old.
+   */
+  neverStarted: number;
+  chargedTwice: number;
+  uncharged: number;
+}
+
+/** The team's scrapes once the running ones have finished (one in flight on a killed replica is finished by a worker). */
+async function auditScrapes(db: Database, temporal: Client, teamId: string): Promise<ScrapeAudit> {
+  const running = () => db.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.teamId, teamId), eq(jobs.kind, 'scrape'), eq(jobs.status, 'scraping')));
+  const started = async (id: string) => temporal.workflow.getHandle(`scrape-${id}`).describe().then(() => true, (err: unknown) => (err instanceof WorkflowNotFoundError ? false : Promise.reject(err)));
+  let neverStarted = 0;
+  await waitFor('every started scrape finished', async () => {
+    const left = await running();
+    const startedLeft = (await Promise.all(left.map((j) => started(j.id)))).filter(Boolean).length;
+    neverStarted = left.length - startedLeft;
+    return startedLeft === 0;
+  }, 120_000).catch(() => undefined);
   const [row] = await db.db.execute<{ scrapes: number; unfinished: number; charged_twice: number; uncharged: number }>(sql`
     select count(*)::int as scrapes,
       count(*) filter (where j.status = 'scraping')::int as unfinished,
@@ -163,7 +205,7 @@ async function auditScrapes(db: Database, teamId: string): Promise<{ scrapes: nu
     from jobs j
     left join (select job_id, count(*)::int as n from ledger where amount < 0 group by job_id) c on c.job_id = j.id
     where j.team_id = ${teamId}::uuid and j.kind = 'scrape'`);
-  return { scrapes: row!.scrapes, unfinished: row!.unfinished, chargedTwice: row!.charged_twice, uncharged: row!.uncharged };
+  return { scrapes: row!.scrapes, unfinished: row!.unfinished - neverStarted, neverStarted, chargedTwice: row!.charged_twice, uncharged: row!.uncharged };
 }
 
 /**
@@ -174,7 +216,7 @@ export async function killApiReplica(env: ClusterChaosEnv, size: ChaosSize, clie
   const { cluster } = env;
   const victim = cluster.apis[0]!;
   const { key, teamId } = await chaosTeam(env, 'kill-api');
-  return withSite(env, size, [], async (site) => {
+  return withSite(env, size, [], async (site, temporal) => {
     let load: Clients | undefined;
     let back: Promise<number> | undefined;
     try {
@@ -185,6 +227,8 @@ export async function killApiReplica(env: ClusterChaosEnv, size: ChaosSize, clie
           const oldPid = victim.pid;
           await victim.kill('SIGKILL');
           back = newPid(victim, oldPid);
+          // Clients go on scraping through the fault and a while after it, then only poll.
+          setTimeout(() => load!.stopScraping(), 10_000);
         },
         // Progress is the clients being answered again, by the other replica.
         progressed: (_before, now) => now !== undefined,
@@ -192,20 +236,23 @@ export async function killApiReplica(env: ClusterChaosEnv, size: ChaosSize, clie
       await load!.stop();
       await back;
       await waitFor(`${victim.name} serving again`, async () => (await fetch(`${victim.url}/healthz`)).status === 200, 120_000);
-      const scrapes = await auditScrapes(env.db, teamId);
-      const onVictim = load!.errors.filter((e) => e.start === 0);
-      const onOther = load!.errors.filter((e) => e.start !== 0);
-      const most = Math.max(...onVictim.map((e) => e.failures));
+      const scrapes = await auditScrapes(env.db, temporal, teamId);
+      const onVictim = load!.records.filter((r) => r.start === 0);
+      const onOther = load!.records.filter((r) => r.start !== 0);
+      const errors = (records: ClientRecord[]) => records.map((r) => (r.errors.length ? r.errors.join(' + ') : 'none')).join('; ');
+      const refused = load!.records.reduce((n, r) => n + r.refused, 0);
+      // Beyond the one request each client had in flight on the killed replica, every error counts as one.
+      const extraErrors = onVictim.reduce((n, r) => n + Math.max(0, r.errors.length - 1), 0) + onOther.reduce((n, r) => n + r.errors.length, 0);
       return {
         ...result,
         lost: result.lost + scrapes.unfinished,
         chargedTwice: result.chargedTwice + scrapes.chargedTwice,
         uncharged: result.uncharged + scrapes.uncharged,
+        clientErrors: extraErrors,
         detail:
-          `${result.detail}; ${clients} clients, ${load!.answered} answers: ` +
-          `those that began on ${victim.name} failed ${onVictim.map((e) => e.failures).join('/')} time(s) (at most ${most}, the request in flight) and went on on the other; ` +
-          `those on the other replica failed ${onOther.reduce((n, e) => n + e.failures, 0)} times; ` +
-          `${scrapes.scrapes} scrapes (${load!.scrapes} answered 200), ${scrapes.unfinished} unfinished, ${scrapes.chargedTwice} charged twice, ${scrapes.uncharged} uncharged; ${victim.name} restarted and served again`,
+          `${result.detail}; ${clients} clients, ${load!.answered} answers; errors of the clients that began on ${victim.name}: ${errors(onVictim)}; ` +
+          `of those on the other replica: ${errors(onOther)}; errors beyond the request in flight: ${extraErrors}; refusals (503/429 with Retry-After, waited out): ${refused}; ` +
+          `${scrapes.scrapes} scrapes (${load!.scrapes} answered 200): ${scrapes.unfinished} lost, ${scrapes.chargedTwice} charged twice, ${scrapes.uncharged} uncharged, ${scrapes.neverStarted} never started (the job row written, the replica killed before it started the workflow: unanswered, uncharged, failed by the reconciler after 5 min); ${victim.name} restarted and served again`,
       };
     } finally {
       await load?.stop();

@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   const report = `${table(results)}\n\n${SIZE.pages}-page crawls (${SIZE.pageDelayMs} ms a page, batches of 3) ${shape}, ${new Date().toISOString()}; logs in ${path.relative(ROOT, logDir)}\n`;
   writeFileSync(path.join(ROOT, 'data', onCluster ? 'chaos-results-cluster.md' : 'chaos-results.md'), report);
   console.log(`\n${report}`);
-  if (results.some((r) => r.lost > 0 || r.chargedTwice > 0 || r.uncharged > 0)) process.exit(1);
+  if (results.some((r) => r.lost > 0 || r.chargedTwice > 0 || r.uncharged > 0 || (r.clientErrors ?? 0) > 0)) process.exit(1);
 }
 
 main().then(

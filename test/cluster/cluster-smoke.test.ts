@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -52,6 +52,8 @@ beforeAll(async () => {
   await once(pageServer, 'listening');
   pageOrigin = `http://${SITE_HOST}:${(pageServer.address() as AddressInfo).port}`;
   dir = mkdtempSync(path.join(os.tmpdir(), 'wcs-cluster-'));
+  // Postgres runs as its own user (initdb refuses root), who must reach its folder inside this one.
+  chmodSync(dir, 0o755);
   cluster = await startCluster({
     dir,
     throwaway: true,

@@ -2,6 +2,7 @@ import { existsSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { startProcess, type ManagedProcess } from '../child-process';
 import { supervise, type SupervisedProcess } from '../supervisor';
+import type { ProcessSpec } from './one-shot';
 
 /** coreutils' `nice`: a worker below the API, as docker-compose.yml's cpu_shares put it (and `npm start` does). */
 const NICE = ['/usr/bin/nice', '/bin/nice'].find((p) => existsSync(p));
@@ -24,14 +25,7 @@ export interface ClusterService {
   start(): void;
 }
 
-export interface ServiceSpec {
-  name: string;
-  command: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** Folder of `<name>.log`, appended to across restarts. */
-  logDir: string;
+export interface ServiceSpec extends ProcessSpec {
   /** Runs below the API's CPU priority (a worker). */
   niced?: boolean;
   log: (message: string) => void;

@@ -168,19 +168,14 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     await waitFor('Postgres (pg_isready)', () => pg.isReady(database), 60_000);
     await createDatabase(pg, database);
 
-    // temporal-schema: the compose service's own script, through its bind mount
+    // A setup job of the compose file (temporal-schema, temporal-namespace): its own script, through its bind mount.
+    const runSetupJob = async (name: string, local: Record<string, string>) => {
+      const service = compose.services[name]!;
+      const [shell, ...args] = service.entrypoint!.map((a) => hostPath(service, a));
+      await runOneShot({ name, command: shell!, args, env: serviceEnv(compose, name, addresses, { local }), cwd: ROOT, logDir, tries: 5 });
+    };
     o.log('setting up Temporal\'s databases with temporal-sql-tool...');
-    const schema = compose.services['temporal-schema']!;
-    const [shell, ...schemaArgs] = schema.entrypoint!.map((a) => hostPath(schema, a));
-    await runOneShot({
-      name: 'temporal-schema',
-      command: shell!,
-      args: schemaArgs,
-      env: serviceEnv(compose, 'temporal-schema', addresses, { local: schemaLocalEnv(pg.port, temporalInstall.sqlTool) }),
-      cwd: ROOT,
-      logDir,
-      tries: 5,
-    });
+    await runSetupJob('temporal-schema', schemaLocalEnv(pg.port, temporalInstall.sqlTool));
 
     // temporal: the server's own configuration template (config/docker.yaml), filled from the environment as in the image
     const temporalService = compose.services.temporal!;
@@ -210,19 +205,8 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
     stops.push(() => temporal.stop());
     await waitFor(`the Temporal frontend (log: ${path.join(logDir, 'temporal.log')})`, () => listening(addresses.temporalPort), 120_000);
 
-    // temporal-namespace: the namespace and the search attributes, by the compose service's own script
     o.log('registering the namespace and the search attributes...');
-    const namespace = compose.services['temporal-namespace']!;
-    const [nsShell, ...nsArgs] = namespace.entrypoint!.map((a) => hostPath(namespace, a));
-    await runOneShot({
-      name: 'temporal-namespace',
-      command: nsShell!,
-      args: nsArgs,
-      env: serviceEnv(compose, 'temporal-namespace', addresses, { local: namespaceLocalEnv(cli) }),
-      cwd: ROOT,
-      logDir,
-      tries: 5,
-    });
+    await runSetupJob('temporal-namespace', namespaceLocalEnv(cli));
 
     // temporal-ui
     let uiUrl: string | undefined;

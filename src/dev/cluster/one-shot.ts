@@ -3,20 +3,24 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startProcess } from '../child-process';
 
-export interface OneShotSpec {
+/** A process of the cluster: what to run, where, and where its output goes. */
+export interface ProcessSpec {
   name: string;
   command: string;
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Folder of `<name>.log`. */
+  /** Folder of `<name>.log`, appended to across runs. */
   logDir: string;
+}
+
+export interface OneShotSpec extends ProcessSpec {
   /** Runs after a failure, as compose's `restart: on-failure:N` does. */
   tries: number;
 }
 
 /** The last lines of a log, to say why something failed. */
-export function logTail(file: string, lines = 20): string {
+function logTail(file: string, lines = 20): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
