@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../src/db/client';
+import { waitFor } from '../../src/dev/child-process';
 import { startCluster, type Cluster } from '../../src/dev/cluster/cluster';
 import { setTeamLimits } from '../../src/limits/team-limits';
 import { searchAttributeFlags } from '../../src/temporal/search-attributes';
@@ -149,6 +150,15 @@ describe('the local production cluster', () => {
     const pids = [...cluster.apis, ...cluster.httpWorkers, ...cluster.browserWorkers, cluster.temporal].map((s) => s.pid!);
     const postmaster = Number(readFileSync(path.join(dir, 'postgres', 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
     await cluster.stop();
-    for (const pid of [...pids, postmaster]) expect(existsSync(`/proc/${pid}`), String(pid)).toBe(false);
+    // pg_ctl returns once the server stopped serving; its postmaster may take a moment more to exit.
+    const running = (pid: number) => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return false; // gone
+      }
+    };
+    await waitFor('every process gone', async () => ![...pids, postmaster].some(running), 15_000).catch(() => undefined);
+    expect([...pids, postmaster].filter(running)).toEqual([]);
   });
 });
