@@ -11,12 +11,11 @@ import { ROOT } from '../config/paths';
 export const DIST = path.join(ROOT, 'dist');
 /**
  * What the build is made from; a change to any of it makes `buildIfChanged` build again. The
- * development tools (src/dev, which tsconfig.build.json leaves out) are not, but for the one
- * module the service imports from there.
+ * development tools (src/dev, which tsconfig.build.json leaves out and the service never imports)
+ * are not.
  */
 const INPUTS = ['src', 'workflows', 'activities', 'drizzle', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
 const DEV_TOOLS = path.join(ROOT, 'src', 'dev');
-const USED_FROM_DEV_TOOLS = [path.join(DEV_TOOLS, 'paths.ts')];
 const STAMP = path.join(DIST, '.build-inputs');
 
 function inputFiles(entry: string): string[] {
@@ -24,7 +23,7 @@ function inputFiles(entry: string): string[] {
   if (!statSync(full).isDirectory()) return [full];
   return readdirSync(full, { recursive: true, encoding: 'utf8' })
     .map((f) => path.join(full, f))
-    .filter((f) => statSync(f).isFile() && (!f.startsWith(`${DEV_TOOLS}${path.sep}`) || USED_FROM_DEV_TOOLS.includes(f)))
+    .filter((f) => statSync(f).isFile() && !f.startsWith(`${DEV_TOOLS}${path.sep}`))
     .sort();
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { connectDatabase } from '../../src/db/client';
 import { startCluster } from '../../src/dev/cluster/cluster';
-import { ROOT } from '../../src/dev/paths';
+import { ROOT } from '../../src/config/paths';
 import { createTeamWithKey } from './accounts';
 import type { Environment, EnvironmentOptions } from './environment';
 import type { Stack } from './stack';
