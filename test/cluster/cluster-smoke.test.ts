@@ -126,8 +126,9 @@ describe('the local production cluster', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
 
+  // A render on a loaded machine may outlast the default 30 s; the test is about where the image is served from.
   it('serves a screenshot the browser worker took from the file store every process shares, through either replica', async () => {
-    const { status, body } = await api('/v1/scrape', { baseUrl: cluster.apiUrls[1], key, body: { url: `${pageOrigin}${pathOf(PAGES[0]!)}`, formats: ['screenshot'] } });
+    const { status, body } = await api('/v1/scrape', { baseUrl: cluster.apiUrls[1], key, body: { url: `${pageOrigin}${pathOf(PAGES[0]!)}`, formats: ['screenshot'], timeout: 120_000 } });
     expect(status).toBe(200);
     const shot = new URL(body.data.screenshot as string);
     for (const apiUrl of cluster.apiUrls) {
