@@ -6,3 +6,6 @@ export { screenshotCleanupWorkflow } from './screenshot-cleanup';
 export { screenshotWorkflow } from './screenshot';
 export { searchWorkflow } from './search';
 export { webhookDeliveryWorkflow } from './webhook-delivery';
+export { monitorCheckWorkflow } from './monitor-check';
+export { monitorNotifyWorkflow } from './monitor-notify';
+export { monitorRetentionWorkflow } from './monitor-retention';

@@ -13,7 +13,7 @@ temporal operator namespace describe --namespace "$ns" --address "$TEMPORAL_ADDR
   temporal operator namespace create --namespace "$ns" --retention 7d --address "$TEMPORAL_ADDRESS"
 
 existing=$(temporal operator search-attribute list --namespace "$ns" --address "$TEMPORAL_ADDRESS")
-for attribute in CrawlStatus=Keyword TeamId=Keyword CrawlHost=Keyword PagesDone=Int PagesFailed=Int; do
+for attribute in CrawlStatus=Keyword TeamId=Keyword CrawlHost=Keyword PagesDone=Int PagesFailed=Int MonitorId=Keyword; do
   name=${attribute%%=*}
   type=${attribute#*=}
   if echo "$existing" | grep -qw "$name"; then

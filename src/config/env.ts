@@ -208,6 +208,15 @@ const envSchema = z
     SERPER_URL: z.url().default('https://google.serper.dev'),
     /** Milliseconds one search provider may take before the next in SEARCH_PROVIDER is asked. */
     SEARCH_PROVIDER_TIMEOUT_MS: int(10_000, 100),
+    /**
+     * SMTP server that monitors' email notifications go through: smtp://user:pass@host:587
+     * (STARTTLS when offered) or smtps://user:pass@host:465; unset, monitors refuse email.
+     */
+    SMTP_URL: z
+      .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587' })
+      .optional(),
+    /** Sender of monitor emails, e.g. "Monitors <monitors@example.com>"; required with SMTP_URL. */
+    SMTP_FROM: z.string().min(3).optional(),
     ...mcpEnvShape,
   })
   .superRefine((e, ctx) => {
@@ -230,11 +239,18 @@ export interface LlmConfig {
   timeoutMs: number;
 }
 
+/** Where monitor emails go out; present only when SMTP_URL and SMTP_FROM are set. */
+export interface SmtpConfig {
+  url: string;
+  from: string;
+}
+
 export interface Config extends Omit<Env, 'DATA_DIR' | 'PUBLIC_URL'> {
   DATA_DIR: string;
   PUBLIC_URL: string;
   taskQueues: { http: string; browser: string; scrape: string };
   llm?: LlmConfig;
+  smtp?: SmtpConfig;
 }
 
 export class ConfigError extends Error {
@@ -273,6 +289,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .superRefine((e, ctx) => {
       if (e.LLM_BASE_URL && !e.LLM_MODEL) ctx.addIssue({ code: 'custom', path: ['LLM_MODEL'], message: 'set it with LLM_BASE_URL (the model to call, e.g. llama3.1)' });
       if (e.LLM_MODEL && !e.LLM_BASE_URL) ctx.addIssue({ code: 'custom', path: ['LLM_BASE_URL'], message: 'set it with LLM_MODEL (e.g. http://127.0.0.1:11434/v1 for Ollama)' });
+      if (e.SMTP_URL && !e.SMTP_FROM) ctx.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'set it with SMTP_URL (the sender address, e.g. monitors@example.com)' });
+      if (e.SMTP_FROM && !/^[^<>@\s]+@[^<>@\s]+$|<[^<>@\s]+@[^<>@\s]+>$/.test(e.SMTP_FROM.trim())) {
+        ctx.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'must be an email address, optionally with a name: "Monitors <monitors@example.com>"' });
+      }
     })
     .safeParse(input);
   if (!parsed.success) throw configError(parsed.error.issues, env);
@@ -291,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...e,
     ...(llm && { llm }),
+    ...(e.SMTP_URL && e.SMTP_FROM && { smtp: { url: e.SMTP_URL, from: e.SMTP_FROM.trim() } }),
     DATA_DIR: path.resolve(e.DATA_DIR),
     PUBLIC_URL: (e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
     taskQueues: {

@@ -1,6 +1,7 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleOptionsAction } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { screenshotCleanupWorkflow } from '../../workflows';
 import type { Config } from '../config/env';
+import { ensureSchedule } from '../temporal/ensure-schedule';
 
 /** The Schedule's id; the queue prefix keeps deployments sharing one Temporal namespace apart. */
 export function cleanupScheduleId(config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREFIX'>): string {
@@ -14,17 +15,10 @@ export function cleanupScheduleId(config: Pick<Config, 'TEMPORAL_TASK_QUEUE_PREF
  */
 export async function ensureCleanupSchedule(client: Client, config: Config): Promise<void> {
   const scheduleId = cleanupScheduleId(config);
-  const spec = { intervals: [{ every: `${config.SCREENSHOT_CLEANUP_INTERVAL_SECONDS}s` }] };
-  const action: ScheduleOptionsAction = {
+  await ensureSchedule(client, scheduleId, { intervals: [{ every: `${config.SCREENSHOT_CLEANUP_INTERVAL_SECONDS}s` }] }, {
     type: 'startWorkflow',
     workflowType: screenshotCleanupWorkflow,
     workflowId: scheduleId,
     taskQueue: config.taskQueues.http,
-  };
-  try {
-    await client.schedule.create({ scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP } });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-    await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, spec, action }));
-  }
+  });
 }

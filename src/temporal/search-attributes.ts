@@ -2,7 +2,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 
 /**
  * Custom search attributes, upserted as a crawl runs, so the Temporal UI can filter runs by
- * `CrawlStatus = "scraping"` or `PagesFailed > 0`.
+ * `CrawlStatus = "scraping"` or `PagesFailed > 0`, and schedules and checks by `MonitorId`.
  */
 export const SEARCH_ATTRIBUTES = {
   crawlStatus: defineSearchAttributeKey('CrawlStatus', SearchAttributeType.KEYWORD),
@@ -10,6 +10,8 @@ export const SEARCH_ATTRIBUTES = {
   crawlHost: defineSearchAttributeKey('CrawlHost', SearchAttributeType.KEYWORD),
   pagesDone: defineSearchAttributeKey('PagesDone', SearchAttributeType.INT),
   pagesFailed: defineSearchAttributeKey('PagesFailed', SearchAttributeType.INT),
+  /** A monitor's Schedule and the checks it starts. */
+  monitorId: defineSearchAttributeKey('MonitorId', SearchAttributeType.KEYWORD),
 } as const;
 
 /** `Name=Type` pairs in the form the Temporal CLI's `--search-attribute` flag takes. */

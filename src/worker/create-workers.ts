@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createCrawlActivities } from '../../activities/crawl';
 import { createMapActivities } from '../../activities/map';
 import { createExtractActivities } from '../../activities/extract';
+import { createMonitorActivities } from '../../activities/monitor';
 import { createScrapeActivities } from '../../activities/scrape-page';
 import { createScreenshotActivities } from '../../activities/screenshot';
 import { createSearchActivities } from '../../activities/search';
@@ -19,6 +20,7 @@ import { LlmClient } from '../extract/llm/llm-client';
 import { FilteringProxy } from '../net/filtering-proxy';
 import { openHttpScraping } from '../scrape/open-http-scraper';
 import { configuredProviders } from '../search/providers/configured-providers';
+import { ensureRetentionSchedule } from '../monitors/retention-schedule';
 import { ensureCleanupSchedule } from '../screenshots/cleanup-schedule';
 import { createImageStore } from '../screenshots/create-image-store';
 import { ScreenshotStore } from '../screenshots/screenshot-store';
@@ -39,9 +41,10 @@ export interface WorkerSet {
 
 /**
  * Builds the workers this process runs: the HTTP queue (workflows, plain-HTTP activities, the
- * screenshot cleanup) with the scrape queue beside it (single-page and screenshot workflows),
- * and the browser queue (Chromium activities only), each only if WORKER_QUEUES names it. A
- * worker on the HTTP queue also makes sure the cleanup Schedule exists.
+ * screenshot cleanup, monitor checks) with the scrape queue beside it (single-page and
+ * screenshot workflows), and the browser queue (Chromium activities only), each only if
+ * WORKER_QUEUES names it. A worker on the HTTP queue also makes sure the screenshot cleanup and
+ * monitor retention Schedules exist.
  */
 export async function createWorkers(
   config: Config,
@@ -78,7 +81,8 @@ export async function createWorkers(
   };
   const scrape = createScrapeActivities({ db: database.db, http, browser: browserScraper, screenshots });
   const shots = createScreenshotActivities({ db: database.db, screenshots, browser: browserScraper });
-  const extract = createExtractActivities({ db: database.db, ...(config.llm && { llm: new LlmClient(config.llm) }) });
+  const llm = config.llm && new LlmClient(config.llm);
+  const extract = createExtractActivities({ db: database.db, ...(llm && { llm }) });
   const search = createSearchActivities({ db: database.db, providers: configuredProviders(config, database.db), gate });
   const robots = new RobotsCache(fetcher, config.USER_AGENT);
   const map = createMapActivities({ db: database.db, fetcher, http, robots, userAgent: config.USER_AGENT });
@@ -95,6 +99,8 @@ export async function createWorkers(
     perHostBatches: config.CRAWL_HOST_CONCURRENCY,
     teamPagesInFlight: config.TEAM_PAGES_IN_FLIGHT,
   });
+  const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const monitor = createMonitorActivities({ db: database.db, config, temporal, fetcher, ...(llm && { llm }), ...(config.smtp && { smtp: config.smtp }) });
   const { tracing } = extensions;
   const interceptors: WorkerInterceptors = {
     ...extensions.interceptors,
@@ -134,6 +140,7 @@ export async function createWorkers(
           deleteExpiredScreenshots: shots.deleteExpiredScreenshots,
           ...extract,
           ...search,
+          ...monitor,
         },
         maxConcurrentActivityTaskExecutions: 64,
       }),
@@ -149,7 +156,8 @@ export async function createWorkers(
         activities: { scrapePageHttp: scrape.scrapePageHttp, recordPageFailure: scrape.recordPageFailure, recordScreenshotFailure: shots.recordScreenshotFailure, ...extract },
       }),
     );
-    await ensureCleanupSchedule(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config);
+    await ensureCleanupSchedule(temporal, config);
+    await ensureRetentionSchedule(temporal, config);
   }
   if (browser) {
     workers.push(

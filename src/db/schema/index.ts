@@ -7,3 +7,4 @@ export * from './screenshots';
 export * from './extractions';
 export * from './search';
 export * from './limits';
+export * from './monitors';
