@@ -1,10 +1,10 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { creditBalance } from '../credits/ledger';
 import type { Db } from '../db/client';
-import { monitorChecks, monitors, monitorSnapshots } from '../db/schema';
-import { sql } from 'drizzle-orm';
+import { monitorChecks, monitors } from '../db/schema';
 import { estimateCheckCredits, MIN_CHECK_CREDITS } from './estimate';
 import type { CheckStatus, CheckTrigger, TargetPlan } from './monitor-plan';
+import { snapshotCounts } from './monitor-store';
 
 export interface BeginCheckInput {
   monitorId: string;
@@ -72,12 +72,7 @@ export async function beginCheck(db: Db, input: BeginCheckInput, isRunning: Runn
   const balance = await creditBalance(db, monitor.teamId);
   if (balance < MIN_CHECK_CREDITS) return skip('skipped_no_credits', `The team has ${balance} credits; a check needs at least ${MIN_CHECK_CREDITS}`);
 
-  const seen = await db
-    .select({ targetId: monitorSnapshots.targetId, n: sql<number>`count(*)::int` })
-    .from(monitorSnapshots)
-    .where(eq(monitorSnapshots.monitorId, monitor.id))
-    .groupBy(monitorSnapshots.targetId);
-  const estimatedCredits = estimateCheckCredits(monitor.plans, new Map(seen.map((s) => [s.targetId, s.n])));
+  const estimatedCredits = estimateCheckCredits(monitor.plans, await snapshotCounts(db, monitor.id));
   // Either key may conflict: the id (a retry raced this one) or the one-running-check index.
   await db.insert(monitorChecks).values({ ...base, status: 'running', startedAt: new Date(), estimatedCredits }).onConflictDoNothing();
   const [row] = await db.select({ status: monitorChecks.status }).from(monitorChecks).where(eq(monitorChecks.id, input.checkId));

@@ -288,9 +288,9 @@ describe('the Firecrawl v2 client: account and cloud-only endpoints', () => {
     expect(err.status).toBe(501);
     expect(err.code).toBe('NOT_IMPLEMENTED');
     expect(err.message).toContain('POST /v2/agent');
-    const patch = await api('/v2/monitor/123', { method: 'PATCH', body: {} });
-    expect(patch.status).toBe(501);
-    expect(patch.body).toMatchObject({ success: false, code: 'NOT_IMPLEMENTED', error: expect.stringContaining('PATCH /v2/monitor/:id') });
+    const removal = await api('/v2/browser/123', { method: 'DELETE' });
+    expect(removal.status).toBe(501);
+    expect(removal.body).toMatchObject({ success: false, code: 'NOT_IMPLEMENTED', error: expect.stringContaining('DELETE /v2/browser/:id') });
     const unauthorized = await api('/v2/agent', { body: {}, key: null });
     expect(unauthorized.status).toBe(401);
   });

@@ -3,6 +3,7 @@ import type { RouteTable } from '../route';
 import { registerV2CloudOnlyRoutes } from './cloud-only';
 import { registerV2ExtractRoutes } from './extract';
 import { registerV2MapRoutes } from './map';
+import { registerV2MonitorRoutes } from './monitor-routes';
 import { registerV2ParseRoutes } from './parse';
 import { registerV2ScrapeRoutes } from './scrape';
 import { registerV2SearchRoutes } from './search';
@@ -27,6 +28,8 @@ export function registerV2Routes(routes: RouteTable, deps: ApiDeps): void {
   registerV2BatchRoutes(routes, deps);
 
   // ── end crawl and batch scrape ──
+
+  registerV2MonitorRoutes(routes, deps);
 
   registerV2CloudOnlyRoutes(routes);
 }
