@@ -12,6 +12,7 @@ import { createTemporalClient } from '../temporal/client';
 import { crawlCommand } from './crawl-command';
 import { serveMcpOverStdio } from '../mcp/stdio';
 import { setLimits, showLimits } from './limits-command';
+import { listMonitorsCommand } from './monitors-command';
 import { cliDatabaseUrl, cliTemporalAddress } from './runtime-info';
 import { UsageError } from './usage-error';
 
@@ -28,6 +29,8 @@ const USAGE = `wcs: administer web-context-service
                                                  one markdown file per page and graph.dot to DIR
   wcs crawl retry <id> [--url U]...              re-scrape a crawl's failed pages (all, or these)
   wcs mcp                                        serve the MCP tools over stdio, for an MCP client
+  wcs monitors [--team <name>]                   list monitors: id, team, name, Schedule state, cron,
+                                                 next run, last check, Schedule id
   wcs limits show --team <name>                  show a team's limits (its own, or the defaults)
   wcs limits set --team <name> [--requests-per-minute N] [--key-requests-per-minute N]
                  [--pages-in-flight N]           set a team's limits; N=default drops its own
@@ -101,6 +104,7 @@ const commands: Record<string, Command> = {
     }
   },
   'limits show': showLimits,
+  'monitors list': listMonitorsCommand,
   'limits set': setLimits,
   'credits show': async (db, args) => {
     const { values } = parseArgs({ args, options: { team: { type: 'string' } } });
@@ -121,6 +125,8 @@ async function main(argv: string[]): Promise<number> {
     await crawlCommand(argv.slice(1));
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   }
+  // `wcs monitors` lists them; its options follow directly.
+  if (group === 'monitors' && (action === undefined || action.startsWith('--'))) return main(['monitors', 'list', ...argv.slice(1)]);
   const command = commands[`${group} ${action}`];
   if (!command) {
     console.error(USAGE);

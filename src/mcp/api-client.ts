@@ -19,6 +19,14 @@ export class ApiClient {
     return this.call<T>('POST', path, body);
   }
 
+  patch<T = any>(path: string, body: unknown): Promise<T> {
+    return this.call<T>('PATCH', path, body);
+  }
+
+  delete<T = any>(path: string): Promise<T> {
+    return this.call<T>('DELETE', path);
+  }
+
   /**
    * An image a screenshot returned, read from this API whatever host PUBLIC_URL names (its URL
    * is a capability URL: no key needed).

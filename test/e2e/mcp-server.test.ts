@@ -15,6 +15,14 @@ const TOOL_NAMES = [
   'screenshot',
   'crawl_graph',
   'retry_failed_pages',
+  'firecrawl_monitor_create',
+  'firecrawl_monitor_list',
+  'firecrawl_monitor_get',
+  'firecrawl_monitor_update',
+  'firecrawl_monitor_delete',
+  'firecrawl_monitor_run',
+  'firecrawl_monitor_checks',
+  'firecrawl_monitor_check',
 ];
 
 const page = (title: string, body: string, head = '') =>

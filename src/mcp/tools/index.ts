@@ -5,6 +5,7 @@ import { crawlGraphTool } from './crawl-graph';
 import { creditUsageTool } from './credit-usage';
 import { extractTool } from './extract';
 import { mapTool } from './map';
+import { MONITOR_TOOLS } from './monitors';
 import { retryFailedPagesTool } from './retry-failed-pages';
 import { scrapeTool } from './scrape';
 import { screenshotTool } from './screenshot';
@@ -22,4 +23,5 @@ export const TOOLS = [
   screenshotTool,
   crawlGraphTool,
   retryFailedPagesTool,
+  ...MONITOR_TOOLS,
 ] as unknown as ToolSpec[];
