@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ROOT } from '../../src/dev/paths';
+import { startMonitorSite, type MonitorSite } from '../fixtures/monitor-site';
+import { monitorSdk, waitForCheck } from '../helpers/monitors';
+import { wcsWithTemporal, type CliRun } from '../helpers/wcs-cli';
+
+/** firecrawl-cli's own bin, unmodified, as `npx firecrawl` runs it. */
+const BIN = path.join(path.dirname(createRequire(path.join(ROOT, 'package.json')).resolve('firecrawl-cli/package.json')), 'dist', 'index.js');
+/** A home of its own, so no stored Firecrawl credentials are read or written. */
+const HOME = mkdtempSync(path.join(os.tmpdir(), 'firecrawl-cli-home-'));
+
+function firecrawl(...args: string[]): Promise<CliRun & { json: any }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args, '--api-url', inject('apiUrl'), '--api-key', inject('apiKey')],
+      { cwd: HOME, env: { ...process.env, HOME, FIRECRAWL_API_KEY: '', FIRECRAWL_API_URL: '' }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr, json });
+      },
+    );
+  });
+}
+
+let site: MonitorSite;
+beforeAll(async () => {
+  site = await startMonitorSite(inject('siteHosts')[1]!, { searchWord: 'clionly' });
+});
+afterAll(() => site?.close());
+
+describe('firecrawl-cli 1.23 monitor commands against this service', () => {
+  it('creates, lists, runs, lists checks, reads a check, pauses and deletes a monitor', async () => {
+    const page = `${site.url}/watch/0108`;
+    const created = await firecrawl('monitor', 'create', '--name', 'CLI monitor', '--schedule', 'every 2 hours', '--page', page);
+    expect(created).toMatchObject({ code: 0, json: { success: true, data: { name: 'CLI monitor', schedule: { cron: '0 */2 * * *', timezone: 'UTC' }, status: 'active' } } });
+    const id: string = created.json.data.id;
+
+    const listed = await firecrawl('monitor', 'list', '--limit', '100');
+    expect(listed.code).toBe(0);
+    expect(listed.json.data.map((m: { id: string }) => m.id)).toContain(id);
+    expect((await firecrawl('monitor', 'get', id)).json.data).toMatchObject({ id, targets: [{ type: 'scrape', urls: [page] }] });
+
+    const run = await firecrawl('monitor', 'run', id);
+    expect(run).toMatchObject({ code: 0, json: { success: true, data: { monitorId: id, trigger: 'manual' } } });
+    const checkId: string = run.json.data.id;
+    await waitForCheck(monitorSdk(), id, checkId);
+
+    const checks = await firecrawl('monitor', 'checks', id);
+    expect(checks.json.data).toEqual([expect.objectContaining({ id: checkId, status: 'completed', summary: expect.objectContaining({ totalPages: 1, new: 1 }) })]);
+    const check = await firecrawl('monitor', 'check', id, checkId, '--page-status', 'new');
+    expect(check.json.data).toMatchObject({ id: checkId, pages: [{ url: page, status: 'new' }] });
+    expect((await firecrawl('monitor', 'check', id, checkId, '--page-status', 'changed')).json.data.pages).toEqual([]);
+
+    expect((await firecrawl('monitor', 'update', id, '--state', 'paused')).json.data).toMatchObject({ status: 'paused', nextRunAt: null });
+    // The operator sees it too, paused.
+    const operator = await wcsWithTemporal('monitors', '--team', 'test');
+    expect(operator.code).toBe(0);
+    expect(operator.stdout.split('\n').find((l) => l.startsWith(id))?.split('\t')).toEqual([id, 'test', 'CLI monitor', 'paused', '0 */2 * * * (UTC)', '-', expect.stringMatching(/^completed /), `${inject('queuePrefix')}-monitor-${id}`]);
+
+    expect(await firecrawl('monitor', 'delete', id)).toMatchObject({ code: 0, json: { success: true } });
+    const gone = await firecrawl('monitor', 'get', id);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain(`No monitor ${id}`);
+  });
+
+  it("prints the service's refusal of a bad schedule", async () => {
+    const bad = await firecrawl('monitor', 'create', '--name', 'Bad', '--cron', '99 * * * *', '--page', `${site.url}/watch/0108`);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('schedule.cron: the minute field allows 0-59, not "99"');
+  });
+});
