@@ -19,7 +19,7 @@ export const monitorSchema = z
     status: z.enum(['active', 'paused', 'deleted']).describe('Whether the Schedule is paused (there, by the API or by an operator in the Temporal UI).'),
     schedule: z.object({ cron: z.string(), timezone: z.string() }),
     nextRunAt: z.string().nullable().describe("The Schedule's next run, from Temporal; null while paused."),
-    lastRunAt: z.string().nullable().describe('When a check last started (the Schedule\'s or a manual one).'),
+    lastRunAt: z.string().nullable().describe("When the Schedule last ran (its scheduled time, from Temporal), or a later manual check's start."),
     currentCheckId: z.string().nullable(),
     targets: z.array(z.record(z.string(), z.unknown())),
     webhook: z.record(z.string(), z.unknown()).nullable(),
@@ -83,7 +83,8 @@ export function monitorView(row: MonitorRow, schedule: ScheduleState | undefined
     status: schedule ? (schedule.paused ? 'paused' : 'active') : row.status,
     schedule: { cron: row.cron, timezone: row.timezone },
     nextRunAt: iso(schedule?.nextRunAt),
-    lastRunAt: iso(later(schedule?.lastRunAt, checks.latest?.startedAt ?? checks.latest?.createdAt)),
+    // The Schedule's last action (its scheduled time), or a later manual check.
+    lastRunAt: iso(later(schedule?.lastRunAt, checks.latest?.trigger === 'manual' ? checks.latest.createdAt : null)),
     currentCheckId: checks.runningId ?? null,
     targets: row.targets,
     webhook: row.webhook ?? null,
