@@ -4,6 +4,7 @@ import { monitorCheckPages, monitorChecks, monitors, teams } from '../db/schema'
 import { signWebhook } from '../crawl/webhooks/sign-webhook';
 import type { GuardedFetcher } from '../net/guarded-fetcher';
 import type { MonitorWebhookEvent } from './monitor-plan';
+import { checkPageFields } from './monitor-store';
 import { stableUuid } from './stable-uuid';
 
 /** How long one delivery attempt may take, as for crawl webhooks. */
@@ -48,15 +49,7 @@ async function pageData(db: Db, ref: MonitorEventRef, monitorId: string) {
     entry: {
       checkId: ref.checkId,
       monitorId,
-      targetId: p.targetId,
-      url: p.url,
-      status: p.status,
-      previousScrapeId: p.previousPageId,
-      currentScrapeId: p.pageId,
-      statusCode: p.statusCode,
-      diff: p.diff,
-      error: p.error,
-      judgment: p.judgment,
+      ...checkPageFields(p),
       isMeaningful: p.judgment ? p.judgment.meaningful : null,
     },
   };

@@ -89,3 +89,20 @@ export async function checkPages(db: Db, checkId: string, o: { skip: number; lim
   const [total] = await db.select({ n: count() }).from(monitorCheckPages).where(where);
   return { rows, total: total?.n ?? 0 };
 }
+
+/** A check's page as Firecrawl's API and webhooks show it (MonitorCheckPage's fields). */
+export function checkPageFields(p: CheckPageRow) {
+  return {
+    id: p.id,
+    targetId: p.targetId,
+    url: p.url,
+    status: p.status,
+    previousScrapeId: p.previousPageId,
+    currentScrapeId: p.pageId,
+    statusCode: p.statusCode,
+    error: p.error,
+    metadata: p.metadata,
+    diff: p.diff,
+    judgment: p.judgment ?? null,
+  };
+}

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT } from '../../src/dev/paths';
 import { startMonitorSite, type MonitorSite } from '../fixtures/monitor-site';
+import { callTool, connectHttpMcp, jsonOf } from '../helpers/mcp-client';
 import { monitorSdk, waitForCheck } from '../helpers/monitors';
 import { wcsWithTemporal, type CliRun } from '../helpers/wcs-cli';
 
@@ -41,7 +42,7 @@ afterAll(() => site?.close());
 
 describe('firecrawl-cli 1.23 monitor commands against this service', () => {
   it('creates, lists, runs, lists checks, reads a check, pauses and deletes a monitor', async () => {
-    const page = `${site.url}/watch/0108`;
+    const page = `${site.url}/watch/0239`;
     const created = await firecrawl('monitor', 'create', '--name', 'CLI monitor', '--schedule', 'every 2 hours', '--page', page);
     expect(created).toMatchObject({ code: 0, json: { success: true, data: { name: 'CLI monitor', schedule: { cron: '0 */2 * * *', timezone: 'UTC' }, status: 'active' } } });
     const id: string = created.json.data.id;
@@ -75,8 +76,31 @@ describe('firecrawl-cli 1.23 monitor commands against this service', () => {
   });
 
   it("prints the service's refusal of a bad schedule", async () => {
-    const bad = await firecrawl('monitor', 'create', '--name', 'Bad', '--cron', '99 * * * *', '--page', `${site.url}/watch/0108`);
+    const bad = await firecrawl('monitor', 'create', '--name', 'Bad', '--cron', '99 * * * *', '--page', `${site.url}/watch/0239`);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('schedule.cron: the minute field allows 0-59, not "99"');
+  });
+});
+
+describe('the monitor tools of our MCP server', () => {
+  it('creates, runs and reads a monitor, and deletes it', async () => {
+    const mcp = await connectHttpMcp(inject('apiUrl'), inject('apiKey'));
+    try {
+      const page = `${site.url}/watch/2997`;
+      const created = jsonOf(await callTool(mcp, 'firecrawl_monitor_create', { page, scheduleText: 'every 15 minutes', name: 'MCP monitor' }));
+      expect(created).toMatchObject({ name: 'MCP monitor', schedule: { cron: '*/15 * * * *' }, targets: [{ type: 'scrape', urls: [page] }] });
+      const run = jsonOf(await callTool(mcp, 'firecrawl_monitor_run', { id: created.id }));
+      await waitForCheck(monitorSdk(), created.id, run.id);
+      expect(jsonOf(await callTool(mcp, 'firecrawl_monitor_checks', { id: created.id })).checks).toEqual([expect.objectContaining({ id: run.id, status: 'completed' })]);
+      const check = jsonOf(await callTool(mcp, 'firecrawl_monitor_check', { id: created.id, checkId: run.id, pageStatus: 'new' }));
+      expect(check.pages).toEqual([expect.objectContaining({ url: page, status: 'new' })]);
+      expect(jsonOf(await callTool(mcp, 'firecrawl_monitor_update', { id: created.id, body: { status: 'paused' } }))).toMatchObject({ status: 'paused' });
+      expect(jsonOf(await callTool(mcp, 'firecrawl_monitor_list', { limit: 100 })).monitors.map((m: { id: string }) => m.id)).toContain(created.id);
+      expect(jsonOf(await callTool(mcp, 'firecrawl_monitor_delete', { id: created.id }))).toEqual({ success: true });
+      const gone = await callTool(mcp, 'firecrawl_monitor_get', { id: created.id });
+      expect(gone.isError).toBe(true);
+    } finally {
+      await mcp.close();
+    }
   });
 });

@@ -74,12 +74,12 @@ describe('a monitor with a goal and email, an LLM and SMTP configured', () => {
       };
     });
     const sdk = monitorSdk({ apiUrl: llm.stack.apiUrl });
-    const word = site.wordOf('0035');
+    const word = site.wordOf('0497');
     const monitor = await sdk.createMonitor({
       name: 'Harbour watch',
       goal: GOAL,
       schedule: { text: 'every 30 minutes' },
-      targets: [{ type: 'scrape', urls: [`${site.url}/watch/0035`, `${site.url}/watch/0107`] }],
+      targets: [{ type: 'scrape', urls: [`${site.url}/watch/0497`, `${site.url}/watch/2997`] }],
       notification: { email: { enabled: true, recipients: ['harbour@example.test'], includeDiffs: true } },
     });
     expect(monitor).toMatchObject({ judgeEnabled: true, goal: GOAL, notification: { email: { enabled: true, recipients: ['harbour@example.test'], includeDiffs: true } } });
@@ -92,7 +92,7 @@ describe('a monitor with a goal and email, an LLM and SMTP configured', () => {
     // Two pages and two judgments (the json price each).
     expect(first.actualCredits).toBe(2 + 2 * 4);
 
-    site.replace('0035', word, 'Harbourmastery');
+    site.replace('0497', word, 'Harbourmastery');
     const second = await runCheck(sdk, monitor.id);
     const changed = second.pages.find((p) => p.status === 'changed')!;
     expect(changed.judgment).toMatchObject({ meaningful: true, confidence: 'high', reason: 'The page now talks about harbour masters.', meaningfulChanges: [{ type: 'changed', after: 'Harbourmastery' }] });
@@ -107,7 +107,7 @@ describe('a monitor with a goal and email, an LLM and SMTP configured', () => {
     expect(mail).toMatchObject({ from: 'monitors@example.test', to: ['harbour@example.test'] });
     expect(mail!.data).toContain('Subject: Harbour watch: 1 page changed');
     const text = bodyOf(mail!.data);
-    expect(text).toContain(`CHANGED  ${site.url}/watch/0035 — The page now talks about harbour masters.`);
+    expect(text).toContain(`CHANGED  ${site.url}/watch/0497 — The page now talks about harbour masters.`);
     expect(text).toMatch(/^\+.*Harbourmastery/m);
     expect(text).toMatch(new RegExp(`^-.*${word}`, 'm'));
     expect(((await sdk.getMonitorCheck(monitor.id, first.id)).notificationStatus as any)?.email).toMatchObject({ sent: false, pages: 0 });

@@ -39,20 +39,20 @@ async function refusal(call: Promise<unknown>): Promise<SdkError> {
 
 describe('monitors through firecrawl-js 4.42', () => {
   it('creates (cron and text), reads, lists, pauses, reschedules and deletes, each monitor a Temporal Schedule', async () => {
-    const a = await sdk().createMonitor({ name: 'Cron monitor', schedule: { cron: '*/30 * * * *', timezone: 'Europe/Paris' }, targets: [{ type: 'scrape', urls: [at('/watch/0035')] }] });
+    const a = await sdk().createMonitor({ name: 'Cron monitor', schedule: { cron: '*/30 * * * *', timezone: 'Europe/Paris' }, targets: [{ type: 'scrape', urls: [at('/watch/0497')] }] });
     expect(sdkShapeProblems(a as never, 'Monitor')).toEqual([]);
     expect(a).toMatchObject({ name: 'Cron monitor', status: 'active', schedule: { cron: '*/30 * * * *', timezone: 'Europe/Paris' }, lastRunAt: null, retentionDays: 30, judgeEnabled: false });
-    expect(a.targets[0]).toMatchObject({ type: 'scrape', urls: [at('/watch/0035')], id: expect.any(String) });
+    expect(a.targets[0]).toMatchObject({ type: 'scrape', urls: [at('/watch/0497')], id: expect.any(String) });
     const described = await (await scheduleOf(a.id)).describe();
     // nextRunAt is the Schedule's own next action.
     expect(a.nextRunAt).toBe(described.info.nextActionTimes[0]!.toISOString());
     expect(new Date(a.nextRunAt!).getUTCMinutes() % 30).toBe(0);
     expect(described.spec.timezone).toBe('Europe/Paris');
     expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'monitorCheckWorkflow', staticSummary: expect.stringContaining('Cron monitor') });
-    expect(described.action.type === 'startWorkflow' && described.action.memo).toMatchObject({ monitor: 'Cron monitor', teamId: inject('teamId'), targets: [`scrape ${at('/watch/0035')}`] });
+    expect(described.action.type === 'startWorkflow' && described.action.memo).toMatchObject({ monitor: 'Cron monitor', teamId: inject('teamId'), targets: [`scrape ${at('/watch/0497')}`] });
     expect(described.typedSearchAttributes.getAll().map((p) => [p.key.name, p.value])).toEqual(expect.arrayContaining([['MonitorId', a.id], ['TeamId', inject('teamId')]]));
 
-    const b = await sdk().createMonitor({ name: 'Text monitor', schedule: { text: 'every monday at 8am' }, targets: [{ type: 'scrape', urls: [at('/watch/0107')] }] });
+    const b = await sdk().createMonitor({ name: 'Text monitor', schedule: { text: 'every monday at 8am' }, targets: [{ type: 'scrape', urls: [at('/watch/2997')] }] });
     expect(b.schedule).toEqual({ cron: '0 8 * * 1', timezone: 'UTC' });
     const nextB = new Date(b.nextRunAt!);
     expect([nextB.getUTCDay(), nextB.getUTCHours(), nextB.getUTCMinutes()]).toEqual([1, 8, 0]);
@@ -84,11 +84,11 @@ describe('monitors through firecrawl-js 4.42', () => {
   });
 
   it('sees a page new, then the same, then changed with a diff naming the changed text, charged once per page, with signed webhooks', async () => {
-    const word = site.wordOf('0035');
+    const word = site.wordOf('0497');
     const monitor = await sdk().createMonitor({
       name: 'Two articles',
       schedule: { cron: '0 0 1 1 *' },
-      targets: [{ type: 'scrape', urls: [at('/watch/0035'), at('/watch/0107')] }],
+      targets: [{ type: 'scrape', urls: [at('/watch/0497'), at('/watch/2997')] }],
       webhook: { url: hooks.url, metadata: { run: 'm1' }, events: ['monitor.page', 'monitor.check.completed'] },
     });
 
@@ -98,19 +98,19 @@ describe('monitors through firecrawl-js 4.42', () => {
     expect(first.scheduledFor).toEqual(expect.any(String));
     for (const page of first.pages) expect(sdkShapeProblems(page as never, 'MonitorCheckPage')).toEqual([]);
     expect(first.pages.map((p) => [p.url, p.status])).toEqual([
-      [at('/watch/0035'), 'new'],
-      [at('/watch/0107'), 'new'],
+      [at('/watch/0497'), 'new'],
+      [at('/watch/2997'), 'new'],
     ]);
 
     const second = await runCheck(sdk(), monitor.id);
     expect(second).toMatchObject({ status: 'completed', trigger: 'manual', scheduledFor: null, summary: { totalPages: 2, same: 2 }, actualCredits: 2 });
     expect(second.pages.every((p) => p.previousScrapeId && p.currentScrapeId && p.previousScrapeId !== p.currentScrapeId)).toBe(true);
 
-    site.replace('0035', word, 'Harbourmastery');
+    site.replace('0497', word, 'Harbourmastery');
     const third = await triggerCheck(sdk(), monitor.id);
     expect(third.summary).toMatchObject({ totalPages: 2, changed: 1, same: 1 });
     const changed = third.pages.find((p) => p.status === 'changed')!;
-    expect(changed.url).toBe(at('/watch/0035'));
+    expect(changed.url).toBe(at('/watch/0497'));
     expect(changed.diff!.text).toMatch(new RegExp(`^-.*${word}`, 'm'));
     expect(changed.diff!.text).toMatch(/^\+.*Harbourmastery/m);
     expect((changed.diff!.json as { files: unknown[] }).files).toHaveLength(1);
@@ -121,7 +121,7 @@ describe('monitors through firecrawl-js 4.42', () => {
     expect(firstPage.pages).toHaveLength(1);
     expect(firstPage.next).toContain(`/v2/monitor/${monitor.id}/checks/${third.id}?skip=1`);
     expect((await sdk().getMonitorCheck(monitor.id, third.id, { limit: 1 })).pages.map((p) => p.url)).toEqual(third.pages.map((p) => p.url));
-    expect((await sdk().getMonitorCheck(monitor.id, third.id, { status: 'changed' })).pages.map((p) => p.url)).toEqual([at('/watch/0035')]);
+    expect((await sdk().getMonitorCheck(monitor.id, third.id, { status: 'changed' })).pages.map((p) => p.url)).toEqual([at('/watch/0497')]);
 
     // Each check charged once per page checked, under keys of its own jobs.
     const db = testDatabase().db;
@@ -157,15 +157,15 @@ describe('monitors through firecrawl-js 4.42', () => {
       ['monitor.check.completed', 'completed'],
     ]);
     const pageEvent = mine.find((h) => h.parsed.id === third.id && h.parsed.type === 'monitor.page')!.parsed;
-    expect(pageEvent.data[0]).toMatchObject({ checkId: third.id, monitorId: monitor.id, url: at('/watch/0035'), currentScrapeId: changed.currentScrapeId, diff: { text: changed.diff!.text } });
+    expect(pageEvent.data[0]).toMatchObject({ checkId: third.id, monitorId: monitor.id, url: at('/watch/0497'), currentScrapeId: changed.currentScrapeId, diff: { text: changed.diff!.text } });
     expect(mine.find((h) => h.parsed.id === third.id && h.parsed.type === 'monitor.check.completed')!.parsed.data[0]).toMatchObject({ summary: third.summary });
     await until(async () => ((await sdk().getMonitorCheck(monitor.id, third.id)).notificationStatus as any)?.webhook?.delivered === 2, 'the notification status');
     await sdk().deleteMonitor(monitor.id);
   });
 
   it('watches a site: every page compared, a page added and one removed', async () => {
-    site.addSitePage('alpha', '0108');
-    site.addSitePage('beta', '4106');
+    site.addSitePage('alpha', '4859');
+    site.addSitePage('beta', '0225');
     const monitor = await sdk().createMonitor({
       name: 'A small site',
       schedule: { text: 'daily at 6:30' },
@@ -181,7 +181,7 @@ describe('monitors through firecrawl-js 4.42', () => {
     ]);
     expect(first.targetResults![0]).toMatchObject({ type: 'crawl', crawlId: expect.any(String) });
 
-    site.addSitePage('gamma', '4859');
+    site.addSitePage('gamma', '0239');
     site.removeSitePage('beta');
     const second = await triggerCheck(sdk(), monitor.id);
     expect(second.pages.map((p) => [p.url, p.status]).sort()).toEqual([
@@ -198,17 +198,17 @@ describe('monitors through firecrawl-js 4.42', () => {
   });
 
   it('watches a search: a result not seen by an earlier check is new', async () => {
-    expect((await api('/v2/scrape', { body: { url: at('/news/one-0035'), formats: ['markdown'] } })).status).toBe(200);
+    expect((await api('/v2/scrape', { body: { url: at('/news/one-0497'), formats: ['markdown'] } })).status).toBe(200);
     const monitor = await sdk().createMonitor({ name: 'Search', schedule: { cron: '15 * * * *' }, targets: [{ type: 'search', queries: [WORD], maxResults: 5, searchWindow: '24h' }] });
     const first = await triggerCheck(sdk(), monitor.id);
-    expect(first.pages.map((p) => [p.url, p.status])).toEqual([[at('/news/one-0035'), 'new']]);
+    expect(first.pages.map((p) => [p.url, p.status])).toEqual([[at('/news/one-0497'), 'new']]);
     expect(first.targetResults![0]).toMatchObject({ type: 'search', searchCompleted: true, resultCount: 1, matches: 1 });
 
-    expect((await api('/v2/scrape', { body: { url: at('/news/two-0107'), formats: ['markdown'] } })).status).toBe(200);
+    expect((await api('/v2/scrape', { body: { url: at('/news/two-2997'), formats: ['markdown'] } })).status).toBe(200);
     const second = await triggerCheck(sdk(), monitor.id);
     expect(second.pages.map((p) => [p.url, p.status]).sort()).toEqual([
-      [at('/news/one-0035'), 'same'],
-      [at('/news/two-0107'), 'new'],
+      [at('/news/one-0497'), 'same'],
+      [at('/news/two-2997'), 'new'],
     ]);
     expect(second.targetResults![0]).toMatchObject({ resultCount: 2, matches: 1 });
     // Charged as a search: 2 credits per result returned.
@@ -222,7 +222,7 @@ describe('monitors through firecrawl-js 4.42', () => {
   });
 
   it('records a check that overlaps a running one as skipped_overlap, and one the team cannot pay for as skipped_no_credits', async () => {
-    const slow = await sdk().createMonitor({ name: 'Slow', schedule: { cron: '0 0 1 1 *' }, targets: [{ type: 'scrape', urls: [at('/slow/0035')] }] });
+    const slow = await sdk().createMonitor({ name: 'Slow', schedule: { cron: '0 0 1 1 *' }, targets: [{ type: 'scrape', urls: [at('/slow/0497')] }] });
     const running = await sdk().runMonitor(slow.id);
     const overlapping = await runCheck(sdk(), slow.id);
     expect(overlapping).toMatchObject({ status: 'skipped_overlap', error: expect.stringContaining(running.id) });
@@ -230,7 +230,7 @@ describe('monitors through firecrawl-js 4.42', () => {
     await sdk().deleteMonitor(slow.id);
 
     const broke = monitorSdk({ apiKey: inject('brokeKey') });
-    const unpaid = await broke.createMonitor({ name: 'Unpaid', schedule: { cron: '0 0 1 1 *' }, targets: [{ type: 'scrape', urls: [at('/watch/0035')] }] });
+    const unpaid = await broke.createMonitor({ name: 'Unpaid', schedule: { cron: '0 0 1 1 *' }, targets: [{ type: 'scrape', urls: [at('/watch/0497')] }] });
     const skipped = await triggerCheck(broke, unpaid.id);
     expect(skipped).toMatchObject({ status: 'skipped_no_credits', actualCredits: 0, summary: { totalPages: 0 } });
     // Another team's monitor is not found, for reading, changing, running and deleting alike.
@@ -245,16 +245,16 @@ describe('monitors through firecrawl-js 4.42', () => {
   it('answers bad input with the documented error shape', async () => {
     const base = { name: 'Bad', schedule: { cron: '*/5 * * * *' } };
     const cases: [unknown, number, string, RegExp][] = [
-      [{ ...base, targets: [{ type: 'screenshot', urls: [at('/watch/0035')] }] }, 400, 'BAD_REQUEST', /target's type is "scrape", "crawl" or "search"/],
+      [{ ...base, targets: [{ type: 'screenshot', urls: [at('/watch/0497')] }] }, 400, 'BAD_REQUEST', /target's type is "scrape", "crawl" or "search"/],
       [{ ...base, targets: [{ type: 'scrape', urls: [] }] }, 400, 'BAD_REQUEST', /at least one URL/],
       [{ ...base, targets: [] }, 400, 'BAD_REQUEST', /at least one target/],
       [{ ...base, targets: [{ type: 'scrape', urls: ['http://10.0.0.1/admin'] }] }, 403, 'URL_BLOCKED', /10\.0\.0\.1/],
-      [{ name: 'Bad', schedule: { cron: '61 * * * *' }, targets: [{ type: 'scrape', urls: [at('/watch/0035')] }] }, 400, 'BAD_REQUEST', /minute field allows 0-59/],
-      [{ name: 'Bad', schedule: { cron: '* * *' }, targets: [{ type: 'scrape', urls: [at('/watch/0035')] }] }, 400, 'BAD_REQUEST', /five fields/],
-      [{ name: 'Bad', schedule: { text: 'whenever the tide turns' }, targets: [{ type: 'scrape', urls: [at('/watch/0035')] }] }, 400, 'BAD_REQUEST', /Could not read the schedule "whenever the tide turns"\. Understood: .*"every N minutes".*"daily \/ every day \[at TIME\]"/],
-      [{ ...base, schedule: { cron: '0 * * * *', timezone: 'Mars/Olympus' }, targets: [{ type: 'scrape', urls: [at('/watch/0035')] }] }, 400, 'BAD_REQUEST', /IANA time zone/],
-      [{ ...base, goal: 'tell me about prices', targets: [{ type: 'scrape', urls: [at('/watch/0035')] }] }, 422, 'LLM_NOT_CONFIGURED', /needs an LLM/],
-      [{ ...base, notification: { email: { enabled: true, recipients: ['ops@example.com'] } }, targets: [{ type: 'scrape', urls: [at('/watch/0035')] }] }, 400, 'BAD_REQUEST', /SMTP/],
+      [{ name: 'Bad', schedule: { cron: '61 * * * *' }, targets: [{ type: 'scrape', urls: [at('/watch/0497')] }] }, 400, 'BAD_REQUEST', /minute field allows 0-59/],
+      [{ name: 'Bad', schedule: { cron: '* * *' }, targets: [{ type: 'scrape', urls: [at('/watch/0497')] }] }, 400, 'BAD_REQUEST', /five fields/],
+      [{ name: 'Bad', schedule: { text: 'whenever the tide turns' }, targets: [{ type: 'scrape', urls: [at('/watch/0497')] }] }, 400, 'BAD_REQUEST', /Could not read the schedule "whenever the tide turns"\. Understood: .*"every N minutes".*"daily \/ every day \[at TIME\]"/],
+      [{ ...base, schedule: { cron: '0 * * * *', timezone: 'Mars/Olympus' }, targets: [{ type: 'scrape', urls: [at('/watch/0497')] }] }, 400, 'BAD_REQUEST', /IANA time zone/],
+      [{ ...base, goal: 'tell me about prices', targets: [{ type: 'scrape', urls: [at('/watch/0497')] }] }, 422, 'LLM_NOT_CONFIGURED', /needs an LLM/],
+      [{ ...base, notification: { email: { enabled: true, recipients: ['ops@example.com'] } }, targets: [{ type: 'scrape', urls: [at('/watch/0497')] }] }, 400, 'BAD_REQUEST', /SMTP/],
     ];
     for (const [body, status, code, message] of cases) {
       const res = await api('/v2/monitor', { body });
@@ -262,14 +262,14 @@ describe('monitors through firecrawl-js 4.42', () => {
       expect(res.body).toMatchObject({ success: false, error: expect.stringMatching(message) });
     }
     // Through the SDK, the same refusal.
-    const err = await refusal(sdk().createMonitor({ name: 'Bad', schedule: { cron: 'every day' }, targets: [{ type: 'scrape', urls: [at('/watch/0035')] }] }));
+    const err = await refusal(sdk().createMonitor({ name: 'Bad', schedule: { cron: 'every day' }, targets: [{ type: 'scrape', urls: [at('/watch/0497')] }] }));
     expect(err).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
     expect((await api(`/v2/monitor/${randomUUID()}`)).body).toMatchObject({ success: false, code: 'NOT_FOUND' });
     expect((await api('/v2/monitor/not-a-uuid/checks')).status).toBe(404);
   });
 
   it('removes checks and snapshots older than retentionDays through its own Schedule', async () => {
-    const monitor = await sdk().createMonitor({ name: 'Short memory', schedule: { cron: '0 0 1 1 *' }, retentionDays: 1, targets: [{ type: 'scrape', urls: [at('/watch/0107')] }] });
+    const monitor = await sdk().createMonitor({ name: 'Short memory', schedule: { cron: '0 0 1 1 *' }, retentionDays: 1, targets: [{ type: 'scrape', urls: [at('/watch/2997')] }] });
     const old = await runCheck(sdk(), monitor.id);
     const db = testDatabase().db;
     const [oldJob] = await db.select({ id: monitorJobs.jobId }).from(monitorJobs).where(eq(monitorJobs.checkId, old.id));

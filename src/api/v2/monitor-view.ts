@@ -3,7 +3,7 @@ import { runsPerMonth, parseCron } from '../../monitors/cron';
 import { estimateCheckCredits } from '../../monitors/estimate';
 import { CHECK_STATUSES, PAGE_STATUSES } from '../../monitors/monitor-plan';
 import type { ScheduleState } from '../../monitors/monitor-schedule';
-import type { CheckPageRow, CheckRow, MonitorRow } from '../../monitors/monitor-store';
+import { checkPageFields, type CheckPageRow, type CheckRow, type MonitorRow } from '../../monitors/monitor-store';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const later = (a: Date | null | undefined, b: Date | null | undefined) => (a && b ? (a > b ? a : b) : (a ?? b ?? null));
@@ -146,19 +146,5 @@ export function queuedCheckView(id: string, monitorId: string, now: Date) {
 }
 
 export function checkPageView(p: CheckPageRow) {
-  return {
-    id: p.id,
-    targetId: p.targetId,
-    url: p.url,
-    status: p.status,
-    previousScrapeId: p.previousPageId,
-    currentScrapeId: p.pageId,
-    statusCode: p.statusCode,
-    error: p.error,
-    metadata: p.metadata,
-    diff: p.diff,
-    snapshot: (p.snapshot as { json?: unknown } | null) ?? null,
-    judgment: (p.judgment as Record<string, unknown> | null) ?? null,
-    createdAt: p.createdAt.toISOString(),
-  };
+  return { ...checkPageFields(p), snapshot: (p.snapshot as { json?: unknown } | null) ?? null, createdAt: p.createdAt.toISOString() };
 }
