@@ -1,16 +1,9 @@
 import { CancellationScope, isCancellation, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { SearchActivities } from '../activities/search';
-import type { SearchOptions } from '../src/search/search-options';
+import type { SearchWorkflowInput } from '../src/search/search-options';
 import { describeFailure, pageActivities, scrapePage } from './page-activities';
 
-export interface SearchWorkflowInput {
-  jobId: string;
-  teamId: string;
-  options: SearchOptions;
-  /** Epoch ms the API accepted the request: the search answers within `timeout` of it. */
-  acceptedAt: number;
-  browserQueue: string;
-}
+export type { SearchWorkflowInput };
 
 /** Part of `timeout` kept for ranking and answering: a fifth, at most 1.5 s. */
 function finishReserve(timeoutMs: number): number {

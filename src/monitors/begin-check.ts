@@ -3,7 +3,7 @@ import { creditBalance } from '../credits/ledger';
 import type { Db } from '../db/client';
 import { monitorChecks, monitors } from '../db/schema';
 import { estimateCheckCredits, MIN_CHECK_CREDITS } from './estimate';
-import type { CheckStatus, CheckTrigger, TargetPlan } from './monitor-plan';
+import { plansOf, type CheckStatus, type CheckTrigger, type TargetPlan } from './monitor-plan';
 import { snapshotCounts } from './monitor-store';
 
 export interface BeginCheckInput {
@@ -72,7 +72,7 @@ export async function beginCheck(db: Db, input: BeginCheckInput, isRunning: Runn
   const balance = await creditBalance(db, monitor.teamId);
   if (balance < MIN_CHECK_CREDITS) return skip('skipped_no_credits', `The team has ${balance} credits; a check needs at least ${MIN_CHECK_CREDITS}`);
 
-  const estimatedCredits = estimateCheckCredits(monitor.plans, await snapshotCounts(db, monitor.id));
+  const estimatedCredits = estimateCheckCredits(plansOf(monitor), await snapshotCounts(db, monitor.id));
   // Either key may conflict: the id (a retry raced this one) or the one-running-check index.
   await db.insert(monitorChecks).values({ ...base, status: 'running', startedAt: new Date(), estimatedCredits }).onConflictDoNothing();
   const [row] = await db.select({ status: monitorChecks.status }).from(monitorChecks).where(eq(monitorChecks.id, input.checkId));

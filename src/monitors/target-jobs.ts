@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { CrawlWorkflowInput } from '../../workflows/crawl';
-import type { SearchWorkflowInput } from '../../workflows/search';
+import type { CrawlWorkflowInput } from '../crawl/crawl-run';
 import type { Config } from '../config/env';
 import { crawlRunInput } from '../crawl/crawl-run';
 import { crawlPagePrice } from '../crawl/submit-crawl';
@@ -10,7 +9,8 @@ import { jobs, monitorChecks, monitorJobs, monitors } from '../db/schema';
 import { AppError } from '../errors';
 import { createJob } from '../jobs/job-store';
 import { workflowIdOf } from '../jobs/reconcile-jobs';
-import type { SearchOptions } from '../search/search-options';
+import type { SearchOptions, SearchWorkflowInput } from '../search/search-options';
+import { plansOf } from './monitor-plan';
 import { stableUuid } from './stable-uuid';
 
 /** A workflow a target's check runs as a child: one of the service's existing job workflows. */
@@ -30,7 +30,7 @@ export async function loadTarget(db: Db, checkId: string, targetId: string) {
     .from(monitorChecks)
     .innerJoin(monitors, eq(monitors.id, monitorChecks.monitorId))
     .where(eq(monitorChecks.id, checkId));
-  const plan = row?.plans.find((p) => p.id === targetId);
+  const plan = row && plansOf(row).find((p) => p.id === targetId);
   if (!row || !plan) throw new AppError('NOT_FOUND', `Check ${checkId} or its target ${targetId} no longer exists (monitor deleted or changed)`, undefined, { permanent: true });
   return { ...row, plan };
 }

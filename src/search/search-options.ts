@@ -51,6 +51,16 @@ export interface SearchOptions {
   vertical?: 'news';
 }
 
+/** What a `search-<jobId>` run takes (declared here, in the domain that builds it). */
+export interface SearchWorkflowInput {
+  jobId: string;
+  teamId: string;
+  options: SearchOptions;
+  /** Epoch ms the API accepted the request: the search answers within `timeout` of it. */
+  acceptedAt: number;
+  browserQueue: string;
+}
+
 export function searchOptionsOf(r: SearchRequest): SearchOptions {
   const { origin: _o, integration: _i, ...options } = r;
   return options;

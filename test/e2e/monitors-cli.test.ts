@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ROOT } from '../../src/dev/paths';
+import { ROOT } from '../../src/config/paths';
 import { startMonitorSite, type MonitorSite } from '../fixtures/monitor-site';
 import { callTool, connectHttpMcp, jsonOf } from '../helpers/mcp-client';
 import { monitorSdk, waitForCheck } from '../helpers/monitors';

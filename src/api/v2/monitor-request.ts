@@ -11,7 +11,7 @@ import { clientTags } from '../../scrape/scrape-options';
 import type { PublicUrlGate } from '../../net/public-url-gate';
 import { checkTarget } from '../preflight';
 import { v2CrawlOptionsOf, v2CrawlRequestSchema } from './crawl-request';
-import { formatName, planV2Scrape, refineV2ScrapeOptions, v2ScrapeOptionsShape, type V2ScrapeOptions } from './scrape-options';
+import { formatName, planV2Scrape, refineV2ScrapeOptions, v2ScrapeOptionsShape, type V2ScrapeOptions } from '../../firecrawl/v2/scrape-options';
 
 const url = z.string().min(1).max(8192);
 

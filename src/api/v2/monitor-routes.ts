@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { monitorCheckWorkflow } from '../../../workflows';
 import { AppError } from '../../errors';
-import { CHECK_STATUSES, PAGE_STATUSES } from '../../monitors/monitor-plan';
+import { CHECK_STATUSES, PAGE_STATUSES, plansOf } from '../../monitors/monitor-plan';
 import { checkWorkflowIdPrefix, createMonitorSchedule, deleteMonitorSchedule, describeMonitorSchedule, describeTargets, updateMonitorSchedule, type MonitorScheduleSpec } from '../../monitors/monitor-schedule';
 import { checkPages, checkStateOf, deleteMonitorData, findCheck, findMonitor, insertMonitor, listChecks, listMonitors, snapshotCounts, updateMonitorRow, type MonitorRow, type NewMonitor } from '../../monitors/monitor-store';
 import { SEARCH_ATTRIBUTES } from '../../temporal/search-attributes';
@@ -32,7 +32,7 @@ const ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true)
 
 /** The Schedule a monitor row calls for. */
 function specOf(row: MonitorRow): MonitorScheduleSpec {
-  return { monitorId: row.id, teamId: row.teamId, name: row.name, cron: row.cron, timezone: row.timezone, plans: row.plans, paused: row.status === 'paused' };
+  return { monitorId: row.id, teamId: row.teamId, name: row.name, cron: row.cron, timezone: row.timezone, plans: plansOf(row), paused: row.status === 'paused' };
 }
 
 export function registerV2MonitorRoutes(routes: RouteTable, deps: ApiDeps): void {
@@ -198,7 +198,7 @@ export function registerV2MonitorRoutes(routes: RouteTable, deps: ApiDeps): void
         workflowId: `${checkWorkflowIdPrefix(row.id)}-manual-${checkId}`,
         args: [{ monitorId: row.id, trigger: 'manual', checkId }],
         staticSummary: `Monitor "${row.name.slice(0, 100)}" (manual check)`,
-        memo: { monitor: row.name, teamId: row.teamId, targets: describeTargets(row.plans) },
+        memo: { monitor: row.name, teamId: row.teamId, targets: describeTargets(plansOf(row)) },
         typedSearchAttributes: [
           { key: SEARCH_ATTRIBUTES.teamId, value: row.teamId },
           { key: SEARCH_ATTRIBUTES.monitorId, value: row.id },

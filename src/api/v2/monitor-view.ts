@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { runsPerMonth, parseCron } from '../../monitors/cron';
 import { estimateCheckCredits } from '../../monitors/estimate';
-import { CHECK_STATUSES, PAGE_STATUSES } from '../../monitors/monitor-plan';
+import { CHECK_STATUSES, PAGE_STATUSES, plansOf } from '../../monitors/monitor-plan';
 import type { ScheduleState } from '../../monitors/monitor-schedule';
 import { checkPageFields, type CheckPageRow, type CheckRow, type MonitorRow } from '../../monitors/monitor-store';
 
@@ -76,7 +76,7 @@ export const checkPageSchema = z
 
 /** A monitor as Firecrawl's API shows it; the Schedule's state (Temporal) wins over the row's. */
 export function monitorView(row: MonitorRow, schedule: ScheduleState | undefined, checks: { latest?: CheckRow; runningId?: string }, crawlPagesSeen: ReadonlyMap<string, number>) {
-  const perCheck = estimateCheckCredits(row.plans, crawlPagesSeen);
+  const perCheck = estimateCheckCredits(plansOf(row), crawlPagesSeen);
   return {
     id: row.id,
     name: row.name,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { CheckStatus, CheckSummary, CheckTrigger, MonitorNotification, MonitorWebhook, PageDiff, PageJudgment, PageStatus, TargetPlan } from '../../monitors/monitor-plan';
+import type { CheckStatus, CheckSummary, CheckTrigger, MonitorNotification, MonitorWebhook, PageDiff, PageJudgment, PageStatus, StoredTargetPlan } from '../monitor-types';
 import { teams } from './accounts';
 import { jobs } from './jobs';
 
@@ -24,7 +24,7 @@ export const monitors = pgTable(
     /** The targets as the client gave them, each with its id: what the API answers with. */
     targets: jsonb('targets').$type<Record<string, unknown>[]>().notNull(),
     /** How each target is checked, in the workflows' own options. */
-    plans: jsonb('plans').$type<TargetPlan[]>().notNull(),
+    plans: jsonb('plans').$type<StoredTargetPlan[]>().notNull(),
     webhook: jsonb('webhook').$type<MonitorWebhook>(),
     notification: jsonb('notification').$type<MonitorNotification>(),
     retentionDays: integer('retention_days').notNull(),
