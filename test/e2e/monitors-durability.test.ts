@@ -67,7 +67,7 @@ describe('monitor checks are durable', () => {
     const rows = await db.select({ urlKey: pages.urlKey }).from(pages).where(eq(pages.jobId, jobId));
     expect(rows).toHaveLength(SLOW.length);
     const charges = await db.select({ key: ledger.idempotencyKey, amount: ledger.amount }).from(ledger).where(eq(ledger.jobId, jobId));
-    expect(charges.map((c) => c.key).sort()).toEqual(rows.map((r) => `crawl:${jobId}:${r.urlKey}`).sort());
+    expect(charges.map((c) => c.key).sort()).toEqual(rows.map((r) => `batch:${jobId}:${r.urlKey}`).sort());
     expect(charges.every((c) => c.amount === -1)).toBe(true);
     expect(await db.select().from(monitorCheckPages).where(eq(monitorCheckPages.checkId, checkId))).toHaveLength(SLOW.length);
     expect(await db.select().from(monitorChecks).where(eq(monitorChecks.monitorId, monitor.id))).toHaveLength(1);
