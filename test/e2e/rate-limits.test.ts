@@ -36,6 +36,8 @@ beforeAll(async () => {
         DATA_DIR: path.join(logDir, 'data'),
         RATE_LIMIT_PER_MINUTE: String(PER_KEY),
         TEAM_RATE_LIMIT_PER_MINUTE: '0',
+        // Two APIs on one host: each picks a free metrics port instead of the default.
+        API_METRICS_PORT: '0',
         API_TEMPORAL_METRICS_PORT: '0',
       },
       ['ignore', log, log],
