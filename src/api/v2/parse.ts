@@ -12,11 +12,12 @@ import type { ApiDeps } from '../api-deps';
 import type { RouteTable } from '../route';
 import { requireCredits } from '../preflight';
 import { validate } from '../validation';
-import { toV2Document, v2DocumentSchema } from '../../firecrawl/v2/document';
+import { v2DocumentSchema } from '../../firecrawl/v2/document';
+import { renderV2Document } from '../../firecrawl/v2/render-document';
 import { formatName, jobOptionsWithV2, planV2Scrape, v2FormatSchema, v2ScrapeOptionsSchema, v2ScrapeOptionsShape } from '../../firecrawl/v2/scrape-options';
 
 /** Formats a file has: no render (screenshot), no LLM step here (json, summary), no history (changeTracking). */
-const PARSE_FORMATS = new Set(['markdown', 'html', 'rawHtml', 'links', 'images', 'attributes', 'text']);
+const PARSE_FORMATS = new Set(['markdown', 'html', 'rawHtml', 'links', 'images', 'attributes', 'text', 'question', 'highlights', 'query']);
 
 /** The `options` field of POST /v2/parse (the SDK's ParseOptions, as far as a file has them). */
 export const v2ParseOptionsSchema = z
@@ -102,7 +103,7 @@ export function registerV2ParseRoutes(routes: RouteTable, deps: ApiDeps): void {
         { keepRawHtml: plan.options.formats.includes('rawHtml'), finishJob: true, variant: `parse:${jobId}`, searchable: false, returnRow: true },
       );
       // A new job's page: this call stored it, and has its row.
-      ctx.body = { success: true, data: toV2Document(stored.row!, plan.output) };
+      ctx.body = { success: true, data: await renderV2Document(deps.db, stored.row!, plan.output, {}, deps.config.llm && { config: deps.config.llm, teamId: team.teamId }) };
     },
   });
 }

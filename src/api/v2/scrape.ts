@@ -9,7 +9,8 @@ import type { ApiDeps } from '../api-deps';
 import { clientGone } from '../client-gone';
 import { admissionTicket, type RouteTable } from '../route';
 import { runScrape } from '../run-scrape';
-import { toV2Document, v2DocumentSchema, type V2DocumentExtras } from '../../firecrawl/v2/document';
+import { v2DocumentSchema, type V2DocumentExtras } from '../../firecrawl/v2/document';
+import { renderV2Document } from '../../firecrawl/v2/render-document';
 import { jobOptionsWithV2, planV2Scrape, v2ScrapeRequestSchema } from '../../firecrawl/v2/scrape-options';
 import { requireLlmForSummary, summarizePage } from './summarize';
 
@@ -51,7 +52,7 @@ export function registerV2ScrapeRoutes(routes: RouteTable, deps: ApiDeps): void 
         extras.summary = summary;
         if (warning) warnings.push(warning);
       }
-      const data = toV2Document(row, plan.output, extras);
+      const data = await renderV2Document(deps.db, row, plan.output, extras, deps.config.llm && { config: deps.config.llm, teamId: team.teamId });
       if (extras.summary !== undefined) data.metadata.creditsUsed += PRICES.json;
       if (warnings.length) data.warning = [data.warning, ...warnings].filter(Boolean).join(' ');
       ctx.body = { success: true, data };

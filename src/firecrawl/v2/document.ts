@@ -14,6 +14,10 @@ export interface V2DocumentExtras {
   summary?: string;
   /** The changeTracking format's comparison. */
   changeTracking?: ChangeTrackingResult;
+  /** The question or query format's answer. */
+  answer?: string;
+  /** The highlights format's passages. */
+  highlights?: string;
 }
 
 /** One page in v2 form (the SDK's `Document`); only the formats asked for are present. */
@@ -31,6 +35,10 @@ export interface V2Document {
   attributes?: AttributeValues[];
   actions?: ActionResults;
   changeTracking?: ChangeTrackingResult;
+  /** The question or query format: a quote from the page, or an LLM's grounded answer. */
+  answer?: string;
+  /** The highlights format: the page's most relevant passages, best first, a blank line apart. */
+  highlights?: string;
   warning?: string;
   metadata: Omit<PageMetadata, 'cacheState'> & { cacheState: 'hit' | 'miss' };
 }
@@ -60,6 +68,8 @@ export function toV2Document(row: PageRow, output: V2OutputSpec, extras: V2Docum
   if (want.has('attributes') && output.attributes) doc.attributes = attributesOf(rawHtml, output.attributes);
   if (want.has('summary') && extras.summary !== undefined) doc.summary = extras.summary;
   if (want.has('changeTracking') && extras.changeTracking) doc.changeTracking = extras.changeTracking;
+  if ((want.has('question') || want.has('query')) && extras.answer !== undefined) doc.answer = extras.answer;
+  if (want.has('highlights') && extras.highlights !== undefined) doc.highlights = extras.highlights;
   if (warnings.length) doc.warning = warnings.join(' ');
   return doc;
 }
@@ -87,6 +97,8 @@ export const v2DocumentSchema = z
     attributes: z.array(z.object({ selector: z.string(), attribute: z.string(), values: z.array(z.string()) })).optional(),
     actions: z.unknown().optional(),
     changeTracking: changeTrackingSchema.optional(),
+    answer: z.string().optional().describe('question/query formats: a quote from the page, or (with an LLM, freeform) a grounded answer.'),
+    highlights: z.string().optional().describe("highlights format: the main content's passages most relevant to the query, best first, a blank line apart."),
     warning: z.string().optional(),
     metadata: metadataSchema.extend({ cacheState: z.enum(['hit', 'miss']) }),
   })
