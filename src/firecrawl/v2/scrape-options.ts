@@ -291,8 +291,8 @@ export interface V2ScrapePlan {
 
 /**
  * Turns v2 scrape options into the internal options the existing workflows take. Formats v2
- * derives from the page (images, attributes) ask the scrape to keep the raw HTML; summary and
- * changeTracking ask for markdown, which they read.
+ * derives from the page (images, attributes) ask the scrape to keep the raw HTML; summary,
+ * changeTracking and the answer formats ask for markdown, which they read.
  */
 export function planV2Scrape(v2: V2ScrapeOptions): V2ScrapePlan {
   const names = v2.formats.map(formatName);
@@ -300,7 +300,8 @@ export function planV2Scrape(v2: V2ScrapeOptions): V2ScrapePlan {
   for (const name of names) {
     if (name === 'markdown' || name === 'html' || name === 'rawHtml' || name === 'links' || name === 'text') internal.add(name);
     if (name === 'images' || name === 'attributes') internal.add('rawHtml');
-    if (name === 'summary' || name === 'changeTracking') internal.add('markdown');
+    // The answer formats read the page's text, which a scrape of its markdown stores alongside.
+    if (name === 'summary' || name === 'changeTracking' || name === 'question' || name === 'highlights' || name === 'query') internal.add('markdown');
   }
   const screenshot = screenshotSpecOf(v2.formats);
   if (screenshot) internal.add(screenshot.fullPage ? 'screenshot@fullPage' : 'screenshot');
