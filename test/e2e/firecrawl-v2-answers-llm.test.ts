@@ -1,0 +1,72 @@
+import Firecrawl from '@mendable/firecrawl-js';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ledger } from '../../src/db/schema';
+import { FIXTURE_TEXT } from '../fixtures/scrape-pages';
+import { fixture } from '../helpers/api';
+import { testDatabase } from '../helpers/db';
+import type { FakeOpenAi } from '../helpers/fake-openai';
+import { startLlmStack, type LlmStack } from '../helpers/llm-stack';
+import type { Stack } from '../helpers/stack';
+
+/** The answer formats with an LLM configured: a stack of its own, pointed at a local OpenAI-protocol server. */
+let llm: LlmStack;
+let fake: FakeOpenAi;
+let stack: Stack;
+
+const BEAM = FIXTURE_TEXT.ARTICLE_PARAGRAPHS[2]!;
+
+beforeAll(async () => {
+  llm = await startLlmStack('v2-answers', { allowPrivateHosts: [new URL(inject('fixtureUrl')).host] });
+  ({ fake, stack } = llm);
+});
+afterAll(async () => {
+  await llm?.stop();
+});
+
+const client = () => new Firecrawl({ apiKey: inject('apiKey'), apiUrl: stack.apiUrl });
+const reply = (answer: string) => ({ content: JSON.stringify({ answer }), tokens: 900 });
+
+describe('question and query with an LLM configured', () => {
+  it('question: a grounded answer in words from the page, charged like json once per page', async () => {
+    fake.script(() => reply('About twenty nautical miles.'));
+    const doc = await client().scrape(fixture('/article'), { formats: [{ type: 'question', question: 'How far is a Fresnel beam visible?' }], maxAge: 0 });
+    expect(doc.answer).toBe('About twenty nautical miles.');
+    expect(fake.requests).toHaveLength(1);
+    const user = fake.requests[0]!.messages.find((m) => m.role === 'user')!.content;
+    expect(user).toContain('<question>How far is a Fresnel beam visible?</question>');
+    expect(user).toContain(BEAM);
+    expect(fake.requests[0]!.messages[0]!.content).toContain('using only what the page says');
+
+    const scrapeId = doc.metadata!.scrapeId as string;
+    const charges = await testDatabase().db.select({ amount: ledger.amount, key: ledger.idempotencyKey }).from(ledger).where(eq(ledger.jobId, scrapeId));
+    expect(charges.sort((a, b) => a.key.localeCompare(b.key))).toEqual([
+      { amount: -4, key: `answer:${scrapeId}` },
+      { amount: -1, key: `scrape:${scrapeId}` },
+    ]);
+    expect(doc.metadata?.creditsUsed).toBe(5);
+  });
+
+  it('query directQuote: the LLM’s quote when it occurs in the page', async () => {
+    const quote = 'visible for more than twenty nautical miles';
+    fake.script(() => reply(quote));
+    const doc = await client().scrape(fixture('/article'), { formats: [{ type: 'query', prompt: 'How far is a Fresnel beam visible?', mode: 'directQuote' }] });
+    expect(doc.answer).toBe(quote);
+    expect(doc.warning).toBeUndefined();
+    expect(fake.requests[0]!.messages[0]!.content).toContain('copied exactly');
+  });
+
+  it('query directQuote: a quote the page does not contain is replaced by the page’s best passage, with a warning', async () => {
+    fake.script(() => reply('Fresnel beams reach fifty miles on a clear night.'));
+    const doc = await client().scrape(fixture('/article'), { formats: [{ type: 'query', prompt: 'How far is a Fresnel beam visible?', mode: 'directQuote' }] });
+    expect(doc.answer).toBe(BEAM);
+    expect(doc.warning).toContain("The LLM's quote does not occur in the page");
+  });
+
+  it('highlights stay the page’s own passages, without asking the LLM', async () => {
+    fake.script(() => reply('never asked'));
+    const doc = await client().scrape(fixture('/article'), { formats: [{ type: 'highlights', query: 'Fresnel lens beam' }] });
+    expect(doc.highlights!.split('\n\n')[0]).toBe(BEAM);
+    expect(fake.requests).toHaveLength(0);
+  });
+});
