@@ -97,6 +97,18 @@ describe.each(transports)('our MCP server over %s', (transport, connectTo) => {
     expect(schemaOf('firecrawl_credit_usage').properties.view.enum).toEqual(['current', 'historical']);
   });
 
+  it('firecrawl_scrape with the query format (queryOptions, as firecrawl-mcp names it) answers with a quote of the page', async () => {
+    const { tools } = await mcp.client.listTools();
+    const scrape = tools.find((t) => t.name === 'firecrawl_scrape')!.inputSchema as { properties: Record<string, any> };
+    expect(scrape.properties.formats.items.enum).toContain('query');
+    expect(Object.keys(scrape.properties.queryOptions.properties)).toEqual(['prompt', 'mode']);
+    const result = await callTool(mcp, 'firecrawl_scrape', { url: `${site.server.url}/tides`, formats: ['query'], queryOptions: { prompt: 'When is high water at the harbour?', mode: 'directQuote' } });
+    expect(result.isError).toBeFalsy();
+    const doc = jsonOf(result);
+    expect(doc.answer).toBe('High water at the harbour comes twice a day, about fifty minutes later each day.');
+    expect(doc.markdown).toBeUndefined();
+  });
+
   it('firecrawl_credit_usage says what the API says', async () => {
     const result = await callTool(mcp, 'firecrawl_credit_usage');
     const { body } = await api('/v2/team/credit-usage');
