@@ -1,20 +1,32 @@
 import type { Db } from '../../db/client';
 import type { PageRow } from '../../db/page-row';
 import { toV2Document, type V2Document, type V2DocumentExtras } from './document';
-import { answerPage, type AnsweringLlm } from './page-answers';
+import { answerPage, type AnsweringLlm, type PageAnswers } from './page-answers';
+import { menuProfile } from './menu-profile';
+import { productProfile } from './product-profile';
 import type { V2OutputSpec } from './scrape-options';
 
 /**
- * A stored page as a v2 document, with the formats that rank the page's passages in Postgres
- * (question, query, highlights) filled in. With `llm`, answers are the LLM's (and charged).
+ * A stored page as a v2 document, with the formats read asynchronously filled in: those that
+ * rank the page's passages in Postgres (question, query, highlights; with `llm`, answers are the
+ * LLM's, and charged) and the product and menu read from the page's structured data.
  */
 export async function renderV2Document(db: Db, row: PageRow, output: V2OutputSpec, extras: V2DocumentExtras = {}, llm?: AnsweringLlm): Promise<V2Document> {
-  if (!output.answer && !output.highlights) return toV2Document(row, output, extras);
-  const answers = await answerPage(db, row, output, llm);
+  const wantsProduct = output.formats.includes('product');
+  const wantsMenu = output.formats.includes('menu');
+  if (!output.answer && !output.highlights && !wantsProduct && !wantsMenu) return toV2Document(row, output, extras);
+  const answers: PageAnswers = output.answer || output.highlights ? await answerPage(db, row, output, llm) : { warnings: [], credits: 0 };
+  const url = row.metadata?.url ?? row.url;
+  const product = wantsProduct ? await productProfile(row.rawHtml ?? '', url) : undefined;
+  if (wantsProduct && !product) answers.warnings.push("The page's structured data states no product (no price, SKU or availability); `product` is absent.");
+  const menu = wantsMenu ? await menuProfile(row.rawHtml ?? '', url) : undefined;
+  if (wantsMenu && !menu) answers.warnings.push("The page's structured data (schema.org Menu, MenuSection, MenuItem) states no menu item; `menu` is absent.");
   const doc = toV2Document(row, output, {
     ...extras,
     ...(answers.answer !== undefined && { answer: answers.answer }),
     ...(answers.highlights !== undefined && { highlights: answers.highlights }),
+    ...(product && { product }),
+    ...(menu && { menu }),
   });
   doc.metadata.creditsUsed += answers.credits;
   if (answers.warnings.length) doc.warning = [doc.warning, ...answers.warnings].filter(Boolean).join(' ');

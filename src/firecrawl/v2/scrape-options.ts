@@ -9,7 +9,7 @@ import { isValidSelector } from './page-markup';
 export const V2_DEFAULT_MAX_AGE_MS = 2 * 24 * 60 * 60 * 1000;
 
 /** Format names v2 accepts as plain strings (`json` and `attributes` need their object form). */
-export const V2_STRING_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'summary', 'changeTracking', 'text'] as const;
+export const V2_STRING_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'summary', 'changeTracking', 'product', 'menu', 'text'] as const;
 export type V2StringFormat = (typeof V2_STRING_FORMATS)[number];
 
 const viewportSchema = z.strictObject({
@@ -79,7 +79,7 @@ const queryFormatSchema = z
 
 /** Formats without options; screenshot and changeTracking objects have their own schemas (all fields defaulted). */
 const plainFormatObjectSchema = z
-  .strictObject({ type: z.enum(['markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'text']) })
+  .strictObject({ type: z.enum(['markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'product', 'menu', 'text']) })
   .describe('A format without options, in object form.');
 
 /** The object form of the formats that need options, for the error that names one as a string. */
@@ -99,8 +99,6 @@ const FORMATS_NOT_SERVED = new Map([
   ['audio', "Firecrawl's audio format is one audio file extracted from the page's media (such as a video site's soundtrack), which this deployment does not produce; a page's <audio> sources are in rawHtml"],
   ['video', "Firecrawl's video format is one video file extracted from the page, which this deployment does not produce; a page's <video> sources are in rawHtml"],
   ['branding', 'the branding format (colours, fonts and logo read from the rendered page) is not available in this deployment'],
-  ['product', 'the product format is not available in this deployment; use {"type": "json", "schema": {...}} to read a product'],
-  ['menu', 'the menu format is not available in this deployment; use {"type": "json", "schema": {...}} to read a menu'],
 ]);
 
 const notServed = (name: unknown): string | undefined => {
@@ -291,7 +289,7 @@ export interface V2ScrapePlan {
 
 /**
  * Turns v2 scrape options into the internal options the existing workflows take. Formats v2
- * derives from the page (images, attributes) ask the scrape to keep the raw HTML; summary,
+ * derives from the page (images, attributes, product, menu) ask the scrape to keep the raw HTML; summary,
  * changeTracking and the answer formats ask for markdown, which they read.
  */
 export function planV2Scrape(v2: V2ScrapeOptions): V2ScrapePlan {
@@ -299,7 +297,7 @@ export function planV2Scrape(v2: V2ScrapeOptions): V2ScrapePlan {
   const internal = new Set<Format>();
   for (const name of names) {
     if (name === 'markdown' || name === 'html' || name === 'rawHtml' || name === 'links' || name === 'text') internal.add(name);
-    if (name === 'images' || name === 'attributes') internal.add('rawHtml');
+    if (name === 'images' || name === 'attributes' || name === 'product' || name === 'menu') internal.add('rawHtml');
     // The answer formats read the page's text, which a scrape of its markdown stores alongside.
     if (name === 'summary' || name === 'changeTracking' || name === 'question' || name === 'highlights' || name === 'query') internal.add('markdown');
   }
