@@ -12,6 +12,7 @@ import type { CaptureViewport, ScreenshotDetails } from '../db/screenshot-detail
 import type { CapturedImage } from './captured-image';
 import { isAdHost } from './ad-hosts';
 import type { BrowserPool } from './browser-pool';
+import { readBranding } from './branding';
 import { capturePage, type CaptureRequest } from './capture';
 import { NetworkActivity } from './network-activity';
 import { runActions } from './run-actions';
@@ -130,6 +131,7 @@ export class BrowserScraper {
       const quality = options.screenshot?.quality;
       const format = quality === undefined ? { format: 'png' as const } : { format: 'jpeg' as const, quality };
       const capture = shot ? await capturePage(page, { ...format, fullPage: shot === 'screenshot@fullPage' }, limits) : undefined;
+      const branding = options.branding ? await readBranding(page) : undefined;
       const captureMs = Math.round(performance.now() - started);
 
       const contentType = response?.headers()['content-type'] ?? 'text/html';
@@ -150,6 +152,7 @@ export class BrowserScraper {
         renderer: 'browser',
         content: { ...content, ...(warning && { warning }) },
         ...(capture && { screenshot: await save(capture.image) }),
+        ...(branding && { branding }),
         ...(actions && {
           actions: { screenshots: await Promise.all(actions.images.map(save)), scrapes: actions.scrapes, javascriptReturns: actions.javascriptReturns },
         }),

@@ -6,6 +6,7 @@ import type { Format } from '../../scrape/document';
 import { metadataSchema } from '../v1/document-schema';
 import { attributesOf, imagesOf, MAX_IMAGES_PER_PAGE, type AttributeValues } from './page-markup';
 import type { ChangeTrackingResult } from '../../scrape/change-tracking/change-result';
+import type { BrandingProfile } from '../../db/branding-profile';
 import type { MenuProfile } from './menu-profile';
 import type { ProductProfile } from './product-profile';
 import type { V2OutputSpec } from './scrape-options';
@@ -49,6 +50,8 @@ export interface V2Document {
   product?: ProductProfile;
   /** The menu format: the page's menu, from its schema.org data. */
   menu?: MenuProfile;
+  /** The branding format: colours, fonts, logo and favicon of the rendered page. */
+  branding?: BrandingProfile;
   warning?: string;
   metadata: Omit<PageMetadata, 'cacheState'> & { cacheState: 'hit' | 'miss' };
 }
@@ -82,6 +85,10 @@ export function toV2Document(row: PageRow, output: V2OutputSpec, extras: V2Docum
   if (want.has('highlights') && extras.highlights !== undefined) doc.highlights = extras.highlights;
   if (want.has('product') && extras.product) doc.product = extras.product;
   if (want.has('menu') && extras.menu) doc.menu = extras.menu;
+  if (want.has('branding')) {
+    if (row.branding) doc.branding = row.branding;
+    else warnings.push('The page was not rendered as a web page (a PDF or other file), so it has no `branding`.');
+  }
   if (warnings.length) doc.warning = warnings.join(' ');
   return doc;
 }
@@ -157,6 +164,7 @@ export const v2DocumentSchema = z
     highlights: z.string().optional().describe("highlights format: the main content's passages most relevant to the query, best first, a blank line apart."),
     product: productProfileSchema.optional().describe("product format: the page's product from its structured data; fields the page does not state are absent."),
     menu: menuProfileSchema.optional().describe("menu format: the page's menu from its schema.org data (Menu, MenuSection, MenuItem)."),
+    branding: z.record(z.string(), z.unknown()).optional().describe("branding format: colorScheme, brandName, logo, fonts, colors, typography, components.buttonPrimary and images (logo, favicon, ogImage), as the rendered page shows them; what it does not show is absent."),
     warning: z.string().optional(),
     metadata: metadataSchema.extend({ cacheState: z.enum(['hit', 'miss']) }),
   })

@@ -9,7 +9,7 @@ import { isValidSelector } from './page-markup';
 export const V2_DEFAULT_MAX_AGE_MS = 2 * 24 * 60 * 60 * 1000;
 
 /** Format names v2 accepts as plain strings (`json` and `attributes` need their object form). */
-export const V2_STRING_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'summary', 'changeTracking', 'product', 'menu', 'text'] as const;
+export const V2_STRING_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'summary', 'changeTracking', 'product', 'menu', 'branding', 'text'] as const;
 export type V2StringFormat = (typeof V2_STRING_FORMATS)[number];
 
 const viewportSchema = z.strictObject({
@@ -79,7 +79,7 @@ const queryFormatSchema = z
 
 /** Formats without options; screenshot and changeTracking objects have their own schemas (all fields defaulted). */
 const plainFormatObjectSchema = z
-  .strictObject({ type: z.enum(['markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'product', 'menu', 'text']) })
+  .strictObject({ type: z.enum(['markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'product', 'menu', 'branding', 'text']) })
   .describe('A format without options, in object form.');
 
 /** The object form of the formats that need options, for the error that names one as a string. */
@@ -98,7 +98,6 @@ const OBJECT_ONLY_FORMATS = new Map([
 const FORMATS_NOT_SERVED = new Map([
   ['audio', "Firecrawl's audio format is one audio file extracted from the page's media (such as a video site's soundtrack), which this deployment does not produce; a page's <audio> sources are in rawHtml"],
   ['video', "Firecrawl's video format is one video file extracted from the page, which this deployment does not produce; a page's <video> sources are in rawHtml"],
-  ['branding', 'the branding format (colours, fonts and logo read from the rendered page) is not available in this deployment'],
 ]);
 
 const notServed = (name: unknown): string | undefined => {
@@ -198,9 +197,9 @@ export function refineV2ScrapeOptions(o: V2ScrapeOptionsInput, ctx: z.Refinement
       });
     }
   });
-  const needsBrowser = o.waitFor > 0 || o.mobile || Boolean(o.actions?.length) || names.includes('screenshot');
+  const needsBrowser = o.waitFor > 0 || o.mobile || Boolean(o.actions?.length) || names.includes('screenshot') || names.includes('branding');
   if (o.engine === 'http' && needsBrowser) {
-    ctx.addIssue({ code: 'custom', path: at('engine'), message: 'waitFor, mobile, actions and screenshots need the browser; use engine "auto" or "browser"' });
+    ctx.addIssue({ code: 'custom', path: at('engine'), message: 'waitFor, mobile, actions, screenshots and branding need the browser; use engine "auto" or "browser"' });
   }
   if (o.parsers && o.parsers.length === 0) {
     ctx.addIssue({ code: 'custom', path: at('parsers'), message: 'PDFs are always parsed here; omit parsers or send ["pdf"]' });
@@ -327,8 +326,10 @@ export function planV2Scrape(v2: V2ScrapeOptions): V2ScrapePlan {
     removeBase64Images: v2.removeBase64Images,
     blockAds: v2.blockAds,
     ...(v2.location && { location: v2.location }),
-    // A copy that answered a change-tracking scrape would compare with itself: always fetch.
-    maxAge: tracking ? 0 : v2.maxAge,
+    // A copy that answered a change-tracking scrape would compare with itself, and a stored copy
+    // has no branding unless its scrape asked for it: always fetch.
+    maxAge: tracking || names.includes('branding') ? 0 : v2.maxAge,
+    ...(names.includes('branding') && { branding: true }),
     engine: v2.engine,
     ...(v2.actions && { actions: v2.actions }),
     ...(screenshot && (screenshot.quality !== undefined || screenshot.viewport) && {

@@ -4,7 +4,7 @@ import { loadWcxb } from '../content/wcxb-corpus';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
 import { api } from '../helpers/api';
 
-/** The product and menu formats: the page's structured data, through firecrawl-js 4.42 unmodified. */
+/** The product and menu formats (the page's structured data) and branding (the rendered page), through firecrawl-js 4.42 unmodified. */
 let site: FixtureServer;
 const at = (path: string) => `${site.url}${path}`;
 
@@ -47,6 +47,13 @@ beforeAll(async () => {
     {
       '/lantern': (_req, res) => html(res, page('Storm lantern', ld(LANTERN), '<p>A brass lantern.</p><p>€89.00</p>')),
       '/menu': (_req, res) => html(res, page('Harbour Kitchen menu', ld(MENU), '<p>Oysters, fish soup and hake.</p>')),
+      '/brand': (_req, res) =>
+        html(
+          res,
+          `<!doctype html><html lang="en"><head><title>Acme Lamps</title><link rel="icon" href="/favicon.ico"><meta property="og:site_name" content="Acme Lamps"><meta property="og:image" content="https://cdn.example.org/acme.png">
+<style>body { background: #fafafa; color: #222; font: 16px Verdana, sans-serif; } h1 { font-family: Georgia, serif; font-size: 40px; } a { color: #0055cc; } button { background: #ff6600; color: #fff; border-radius: 6px; }</style></head>
+<body><header><img src="/img/acme-logo.png" alt="Acme"><a href="/">Home</a></header><main><h1>Lamps for every coast</h1><p>Brass lamps since 1901.</p><button>Buy now</button></main></body></html>`,
+        ),
       '/essay': (_req, res) => html(res, page('On lanterns', '', '<p>Lanterns have lit harbours for centuries.</p>')),
       [REAL_PATH]: (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(realProduct!.html),
     },
@@ -115,9 +122,28 @@ describe('menu', () => {
 });
 
 describe('branding', () => {
-  it('is refused by name', async () => {
-    const { status, body } = await api('/v2/scrape', { body: { url: at('/lantern'), formats: ['branding'] } });
+  it('reads the rendered page’s colours, fonts, logo and favicon, in a browser render', async () => {
+    const doc = await sdk().scrape(at('/brand'), { formats: ['branding'] });
+    expect(doc.branding).toEqual({
+      colorScheme: 'light',
+      brandName: 'Acme Lamps',
+      logo: at('/img/acme-logo.png'),
+      fonts: [{ family: 'Verdana' }, { family: 'Georgia' }],
+      colors: { primary: '#ff6600', background: '#fafafa', textPrimary: '#222222', link: '#0055cc' },
+      typography: {
+        fontFamilies: { primary: 'Verdana', heading: 'Georgia' },
+        fontStacks: { body: ['Verdana', 'sans-serif'], heading: ['Georgia', 'serif'] },
+        fontSizes: { h1: '40px', body: '16px' },
+      },
+      components: { buttonPrimary: { background: '#ff6600', textColor: '#ffffff', borderRadius: '6px' } },
+      images: { logo: at('/img/acme-logo.png'), favicon: at('/favicon.ico'), ogImage: 'https://cdn.example.org/acme.png' },
+    });
+    expect(doc.metadata?.creditsUsed).toBe(2);
+  });
+
+  it('needs the browser: engine "http" is refused', async () => {
+    const { status, body } = await api('/v2/scrape', { body: { url: at('/brand'), formats: ['branding'], engine: 'http' } });
     expect(status).toBe(400);
-    expect(body.error).toContain('the "branding" format is not served here');
+    expect(body.error).toContain('branding need the browser');
   });
 });
