@@ -15,9 +15,8 @@ export const SCRAPE_NOT_SERVED: NotServed = {
   domainTools: 'it lists Alexandria tools; Alexandria is not available',
 };
 
-const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'json', 'query', 'summary', 'changeTracking', 'text'] as const;
+const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'json', 'query', 'summary', 'changeTracking', 'branding', 'text'] as const;
 const FORMATS_NOT_SERVED: NotServed = {
-  branding: 'brand extraction is a Firecrawl cloud feature',
   audio: 'audio extraction is a Firecrawl cloud feature',
 };
 const ACTIONS_NOT_SERVED: NotServed = { generatePDF: 'PDF rendering of a page is not offered; a "screenshot" action captures it' };
@@ -52,7 +51,7 @@ export const scrapeParamsShape = {
     .array(servedEnum(FORMATS, FORMATS_NOT_SERVED))
     .optional()
     .describe(
-      'Output formats (default ["markdown"]). json needs jsonOptions; query needs queryOptions and answers in `answer` (a quote of the page, or an LLM\'s answer when the service has one); screenshot gives an image URL (screenshotOptions); summary needs an LLM configured on the service; changeTracking (with markdown) compares with your previous copy of the page (changeTrackingOptions); images and text are ours.',
+      'Output formats (default ["markdown"]). json needs jsonOptions; query needs queryOptions and answers in `answer` (a quote of the page, or an LLM\'s answer when the service has one); screenshot gives an image URL (screenshotOptions); summary needs an LLM configured on the service; branding reads colours, fonts and logo from the rendered page; changeTracking (with markdown) compares with your previous copy of the page (changeTrackingOptions); images and text are ours.',
     ),
   jsonOptions: strictParams({ prompt: z.string().optional(), schema: jsonSchema.optional() }).optional().describe('With the json format: a JSON Schema to fill, a prompt, or both.'),
   queryOptions: strictParams({

@@ -72,6 +72,12 @@ describe('firecrawl-mcp 3.26 (unmodified, FIRECRAWL_API_URL pointing here) drive
     }
   });
 
+  it('firecrawl_scrape with formats ["branding"] reads the rendered page', async () => {
+    const doc = ok(await callTool(mcp, 'firecrawl_scrape', { url: `${site.url}/plants`, formats: ['branding'] }));
+    expect(doc.branding.colors).toMatchObject({ textPrimary: '#000000' });
+    expect(doc.branding.typography.fontSizes.h1).toBe('32px');
+  });
+
   it('firecrawl_extract answers with its own pointer to firecrawl_scrape, without calling the API', async () => {
     const result = await callTool(mcp, 'firecrawl_extract', { urls: [fixture('/extract/product-jsonld')], prompt: 'the product name' });
     expect(result.isError).toBe(true);

@@ -17,7 +17,7 @@ import { renderV2Document } from '../../firecrawl/v2/render-document';
 import { formatName, jobOptionsWithV2, planV2Scrape, v2FormatSchema, v2ScrapeOptionsSchema, v2ScrapeOptionsShape } from '../../firecrawl/v2/scrape-options';
 
 /** Formats a file has: no render (screenshot), no LLM step here (json, summary), no history (changeTracking). */
-const PARSE_FORMATS = new Set(['markdown', 'html', 'rawHtml', 'links', 'images', 'attributes', 'text', 'question', 'highlights', 'query']);
+const PARSE_FORMATS = new Set(['markdown', 'html', 'rawHtml', 'links', 'images', 'attributes', 'text', 'question', 'highlights', 'query', 'product', 'menu']);
 
 /** The `options` field of POST /v2/parse (the SDK's ParseOptions, as far as a file has them). */
 export const v2ParseOptionsSchema = z
