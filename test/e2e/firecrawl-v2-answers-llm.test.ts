@@ -5,11 +5,11 @@ import { ledger } from '../../src/db/schema';
 import { FIXTURE_TEXT } from '../fixtures/scrape-pages';
 import { fixture } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
-import type { FakeOpenAi } from '../helpers/fake-openai';
+import { answer, type FakeOpenAi } from '../helpers/fake-openai';
 import { startLlmStack, type LlmStack } from '../helpers/llm-stack';
 import type { Stack } from '../helpers/stack';
 
-/** The answer formats with an LLM configured: a stack of its own, pointed at a local OpenAI-protocol server. */
+/** The answer formats and product's gaps with an LLM configured: a stack of its own, pointed at a local OpenAI-protocol server. */
 let llm: LlmStack;
 let fake: FakeOpenAi;
 let stack: Stack;
@@ -68,5 +68,22 @@ describe('question and query with an LLM configured', () => {
     const doc = await client().scrape(fixture('/article'), { formats: [{ type: 'highlights', query: 'Fresnel lens beam' }] });
     expect(doc.highlights!.split('\n\n')[0]).toBe(BEAM);
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('product with an LLM configured', () => {
+  it('asks the model for the fields the structured data leaves out, keeps what the page states, and charges like json once', async () => {
+    fake.script(() => answer({ category: 'Trekking pack', sku: 'KES-45-SLATE' }, { category: 'A 45 litre trekking pack', sku: 'item KES-45-SLATE' }));
+    const doc = await client().scrape(fixture('/extract/product-microdata'), { formats: ['product'], maxAge: 0 });
+    expect(fake.requests).toHaveLength(1);
+    // The category's evidence is on the page; the SKU's is not, so it stays absent.
+    expect(doc.product).toMatchObject({ title: 'Kestrel 45L Backpack', brand: 'Kestrel Gear', category: 'Trekking pack' });
+    expect(doc.product!.variants[0]!.sku).toBeUndefined();
+    expect(doc.product!.variants[0]!.price).toEqual({ amount: 189, currency: 'EUR' });
+
+    const scrapeId = doc.metadata!.scrapeId as string;
+    const charges = await testDatabase().db.select({ amount: ledger.amount, key: ledger.idempotencyKey }).from(ledger).where(eq(ledger.jobId, scrapeId));
+    expect(charges.map((c) => c.key).sort()).toEqual([`product:${scrapeId}`, `scrape:${scrapeId}`]);
+    expect(doc.metadata?.creditsUsed).toBe(5);
   });
 });

@@ -1,12 +1,11 @@
 import type { LlmConfig } from '../../config/env';
-import { charge } from '../../credits/ledger';
-import { PRICES } from '../../credits/pricing';
 import type { Db } from '../../db/client';
 import type { PageRow } from '../../db/page-row';
 import { AppError } from '../../errors';
 import { chunkText } from '../../extract/llm/chunk-text';
 import { LlmClient } from '../../extract/llm/llm-client';
 import { rankPassages, type RankedPassage } from '../../search/ranking/passages';
+import { chargeLlmFormat } from './llm-charge';
 import type { AnswerSpec, V2OutputSpec } from './scrape-options';
 
 /** Passages `highlights` quotes, best first. */
@@ -55,8 +54,7 @@ export async function answerPage(db: Db, row: PageRow, output: V2OutputSpec, llm
     if (!llm) out.answer = await quoted();
     else {
       const reply = await llmAnswer(llm.config, text, output.answer, ranked);
-      await db.transaction((tx) => charge(tx, { teamId: llm.teamId, amount: PRICES.json, operation: 'answer', jobId: row.jobId, idempotencyKey: `answer:${row.id}` }));
-      out.credits += PRICES.json;
+      out.credits += await chargeLlmFormat(db, llm.teamId, row, 'answer');
       if (reply.warning) out.warnings.push(reply.warning);
       if (reply.answer !== undefined && (output.answer.mode === 'freeform' || occursIn(reply.answer, text))) out.answer = reply.answer;
       else {

@@ -1,3 +1,5 @@
+import { extractPage } from '../../extract/extract-page';
+import type { ExtractionEngine, PageInput } from '../../extract/extraction-engine';
 import { extractStructured } from '../../extract/structured/structured-engine';
 
 /** A price as firecrawl-js declares it (`ProductPrice`). */
@@ -55,18 +57,29 @@ interface ProductFields {
   image?: string;
 }
 
+/**
+ * Least confidence of a value kept: structured data, or an LLM's value whose evidence or value
+ * occurs in the page (the extract engine's notes).
+ */
+const STATED = 0.5;
+
 /** schema.org ItemAvailability values under which the product can be bought now. */
 const IN_STOCK = new Set(['instock', 'instoreonly', 'limitedavailability', 'onlineonly']);
 
 /**
  * The page's product from its structured data (JSON-LD, microdata, RDFa, Open Graph and meta
- * tags, tables), read by the engine `extract` uses. A page is a product page when it states an
- * offer of one: a price, a SKU or an availability; otherwise there is no product.
+ * tags, tables), read by the engine `extract` uses; with `llm`, the fields the data leaves out
+ * are asked of the model too (`llmUsed`), and kept only when the page states them. A page is a
+ * product page when it states an offer of one: a price, a SKU or an availability.
  */
-export async function productProfile(rawHtml: string, url: string): Promise<ProductProfile | undefined> {
-  const { data } = await extractStructured(rawHtml, url, PRODUCT_SCHEMA);
-  const p = data as ProductFields;
-  if (p.price === undefined && p.sku === undefined && p.availability === undefined) return undefined;
+export async function productProfile(page: PageInput, llm?: ExtractionEngine): Promise<{ product?: ProductProfile; llmUsed: boolean }> {
+  const structured = await extractStructured(page.rawHtml, page.url, PRODUCT_SCHEMA);
+  const gaps = Object.keys(PRODUCT_SCHEMA.properties).some((key) => structured.data[key] === undefined || structured.data[key] === null);
+  const llmUsed = Boolean(llm && gaps);
+  const result = llmUsed ? await extractPage(page, { schema: PRODUCT_SCHEMA }, llm) : structured;
+  const confidence = new Map(result.notes.map((n) => [n.path, n.confidence]));
+  const p = Object.fromEntries(Object.entries(result.data).filter(([key, value]) => value !== null && value !== undefined && (confidence.get(key) ?? 0) >= STATED)) as ProductFields;
+  if (p.price === undefined && p.sku === undefined && p.availability === undefined) return { llmUsed };
   const availability = p.availability?.replace(/^.*[/#]/, '');
   const variant: ProductVariant = {
     ...(p.sku !== undefined && { sku: p.sku }),
@@ -74,13 +87,14 @@ export async function productProfile(rawHtml: string, url: string): Promise<Prod
     ...(availability && { availability: { inStock: IN_STOCK.has(availability.toLowerCase()), text: availability } }),
     ...(p.image && { images: [{ url: p.image }] }),
   };
-  return {
+  const product: ProductProfile = {
     // The SDK requires a title: empty when nothing on the page names the product.
     title: p.name ?? '',
     ...(p.brand && { brand: p.brand }),
     ...(p.category && { category: p.category }),
-    url,
+    url: page.url,
     ...(p.description && { description: p.description }),
     variants: [variant],
   };
+  return { product, llmUsed };
 }
