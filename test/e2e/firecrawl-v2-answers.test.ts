@@ -118,6 +118,10 @@ describe('refusals that name what is wrong', () => {
     for (const type of ['json', 'screenshot', 'changeTracking', 'attributes', 'question', 'highlights', 'query']) expect(body.error).toContain(`"${type}"`);
   });
 
+  it('the SDK passes the refusal on: audio is not served here', async () => {
+    await expect(sdk().scrape(at('/lamps'), { formats: ['audio'] })).rejects.toThrow(/the "audio" format is not served here/);
+  });
+
   it('audio and video are refused by name, saying this deployment does not produce them', async () => {
     for (const format of ['audio', { type: 'video' }]) {
       const { status, body } = await api('/v2/scrape', { body: { url: at('/lamps'), formats: ['markdown', format] } });

@@ -72,6 +72,12 @@ describe('firecrawl-mcp 3.26 (unmodified, FIRECRAWL_API_URL pointing here) drive
     }
   });
 
+  it('firecrawl_scrape with formats ["audio"] comes back as an error that says this deployment does not produce audio', async () => {
+    const result = await callTool(mcp, 'firecrawl_scrape', { url: `${site.url}/plants`, formats: ['audio'] });
+    expect(result.isError).toBe(true);
+    expect(texts(result).join('\n')).toContain('the "audio" format is not served here');
+  });
+
   it('firecrawl_scrape with formats ["branding"] reads the rendered page', async () => {
     const doc = ok(await callTool(mcp, 'firecrawl_scrape', { url: `${site.url}/plants`, formats: ['branding'] }));
     expect(doc.branding.colors).toMatchObject({ textPrimary: '#000000' });
