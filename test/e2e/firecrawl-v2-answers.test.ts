@@ -12,9 +12,10 @@ let site: FixtureServer;
 const at = (path: string) => `${site.url}${path}`;
 
 const BEAM = 'A Fresnel lens concentrates light into a narrow beam visible for more than twenty nautical miles, which made it the standard optic of coastal lights worldwide.';
+const EARLY = 'Early lighthouses burned wood or coal in open fires. Later keepers tended oil lamps whose light was focused by polished reflectors.';
 const KEEPERS = 'Automation in the twentieth century retired most keepers. Many towers remain active aids to navigation.';
 const ARTICLE = `<h1>Lamps and lenses</h1>
-<p>Early lighthouses burned wood or coal in open fires. Later keepers tended oil lamps whose light was focused by polished reflectors.</p>
+<p>${EARLY}</p>
 <p>${BEAM}</p>
 <p>${KEEPERS}</p>`;
 
@@ -56,11 +57,17 @@ describe('question, highlights and query without an LLM', () => {
     const doc = await sdk().scrape(at('/lamps'), { formats: [{ type: 'highlights', query: 'keepers of lighthouses' }], maxAge: 0 });
     const passages = doc.highlights!.split('\n\n');
     // The passage with both words of the query first, then the one with one.
-    expect(passages[0]).toBe('Early lighthouses burned wood or coal in open fires. Later keepers tended oil lamps whose light was focused by polished reflectors.');
+    expect(passages[0]).toBe(EARLY);
     expect(passages[1]).toBe(KEEPERS);
     expect(doc.highlights).not.toContain('footer');
     expect(doc.markdown).toBeUndefined();
     expect(doc.answer).toBeUndefined();
+  });
+
+  it('puts a heading that matches after the sentences that do: it names the topic but answers nothing', async () => {
+    const doc = await sdk().scrape(at('/lamps'), { formats: [{ type: 'highlights', query: 'lamps' }, { type: 'question', question: 'lamps?' }] });
+    expect(doc.answer).toBe(EARLY);
+    expect(doc.highlights!.split('\n\n')).toEqual([EARLY, 'Lamps and lenses']);
   });
 
   it('query (as the Vercel AI SDK tools send it): the best passage as the answer, in either mode', async () => {

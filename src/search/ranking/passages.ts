@@ -7,6 +7,11 @@ import { passageTermStats } from './term-stats';
 
 /** A passage is whole sentences of one block, up to about this long: enough to answer, short enough to quote. */
 const MAX_PASSAGE_CHARS = 400;
+/**
+ * Fewer words than this is a heading, a label or a menu entry: it matches a query easily (BM25
+ * favours short texts) but answers little, so it ranks after every longer passage that matches.
+ */
+const MIN_ANSWER_WORDS = 5;
 /** Passages ranked per page: the first of a very long page. */
 const MAX_PASSAGES = 3_000;
 
@@ -43,7 +48,7 @@ export interface RankedPassage {
 /**
  * The passages of `text` that share a word with `query`, best first, scored as search ranks
  * pages: the query's lexemes (the local index's tsquery, stemmed in `config`), BM25 over the
- * page's passages.
+ * page's passages. Passages too short to answer come last.
  */
 export async function rankPassages(db: Queryable, text: string, query: string, config: TextSearchConfig): Promise<RankedPassage[]> {
   const [parsed] = await db.execute<{ q: string }>(sql`SELECT ${tsQuerySql(config, query)}::text AS q`);
@@ -55,8 +60,9 @@ export async function rankPassages(db: Queryable, text: string, query: string, c
     passages.map((_, i) => stats.get(String(i)) ?? empty),
     lexemes,
   );
+  const short = (p: RankedPassage) => (p.text.split(/\s+/).length < MIN_ANSWER_WORDS ? 1 : 0);
   return passages
     .map((p, i) => ({ text: p, index: i, score: scores[i]! }))
     .filter((p) => p.score > 0)
-    .sort((a, b) => b.score - a.score || a.index - b.index);
+    .sort((a, b) => short(a) - short(b) || b.score - a.score || a.index - b.index);
 }
