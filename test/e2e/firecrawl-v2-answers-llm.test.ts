@@ -87,3 +87,26 @@ describe('product with an LLM configured', () => {
     expect(doc.metadata?.creditsUsed).toBe(5);
   });
 });
+
+describe('menu with an LLM configured', () => {
+  it('reads a menu the page shows without schema.org data, keeping only the items the page states', async () => {
+    const page = `<!doctype html><html lang="en"><head><title>Harbour Kitchen</title></head><body><main><h1>Harbour Kitchen</h1>
+<h2>Starters</h2><ul><li>Oysters, six rock oysters: €14.50</li><li>Fish soup: €7.00</li></ul></main></body></html>`;
+    const S = 'hasMenuSection[0]';
+    fake.script(() =>
+      answer(
+        { name: 'Harbour Kitchen', hasMenuSection: [{ name: 'Starters', hasMenuItem: [{ name: 'Oysters', price: 14.5, priceCurrency: 'EUR' }, { name: 'Lobster thermidor', price: 40 }] }] },
+        { name: 'Harbour Kitchen', [`${S}.name`]: 'Starters', [`${S}.hasMenuItem[0].name`]: 'Oysters', [`${S}.hasMenuItem[0].price`]: '€14.50', [`${S}.hasMenuItem[0].priceCurrency`]: '€14.50' },
+      ),
+    );
+    const doc = await client().parse({ data: Buffer.from(page), filename: 'menu.html', contentType: 'text/html' }, { formats: ['menu'] });
+    expect(fake.requests).toHaveLength(1);
+    expect(doc.menu).toMatchObject({ isMenu: true, merchant: { name: 'Harbour Kitchen' } });
+    expect(doc.menu!.confidence).toBeGreaterThan(0.8);
+    // The lobster is nowhere on the page: the model's item is dropped, not shown. "EUR" is not
+    // in the words the model quoted ("€14.50"), so the currency is left out too.
+    expect(doc.menu!.sections).toEqual([{ id: 'section-1', name: 'Starters', items: [expect.objectContaining({ name: 'Oysters', price: { amount: 14.5 } })] }]);
+    expect(doc.menu!.currency).toBeUndefined();
+    expect(doc.metadata?.creditsUsed).toBe(5);
+  });
+});

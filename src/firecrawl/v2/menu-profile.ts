@@ -1,3 +1,6 @@
+import { extractPage } from '../../extract/extract-page';
+import type { ExtractionEngine, PageInput } from '../../extract/extraction-engine';
+import { statedValues } from '../../extract/stated-values';
 import { extractStructured } from '../../extract/structured/structured-engine';
 import type { ProductPrice } from './product-profile';
 
@@ -26,7 +29,7 @@ export interface MenuSection {
 /** The menu format's result (firecrawl-js `MenuProfile`). */
 export interface MenuProfile {
   isMenu: true;
-  /** How sure the structured-data engine is of the sections it read. */
+  /** How sure the extraction is of what it read: its most confident note on the sections or items. */
   confidence: number;
   merchant: { name: string };
   currency?: string;
@@ -72,32 +75,42 @@ interface MenuFields {
 
 /**
  * The page's menu from its schema.org data (JSON-LD, microdata, RDFa), read by the engine
- * `extract` uses; undefined when the page states no menu item. A menu without sections is one
- * section, with an empty name. (The engine finds a property wherever the data has it, so the
- * menu's own items are only read when it has no sections: they would be the sections' items.)
+ * `extract` uses; with `llm`, a page whose data lists no menu item, or an item without its price,
+ * is read by the model too (`llmUsed`), which keeps only what the page states. No menu item: no
+ * menu. A menu without sections is one section, with an empty name. (The engine finds a property
+ * wherever the data has it, so the menu's own items are only read when it has no sections: they
+ * would be the sections' items.)
  */
-export async function menuProfile(rawHtml: string, url: string): Promise<MenuProfile | undefined> {
-  const { data, notes } = await extractStructured(rawHtml, url, MENU_SCHEMA);
-  const m = data as MenuFields;
-  const listed = m.hasMenuSection?.length ? m.hasMenuSection : [{ hasMenuItem: m.hasMenuItem }];
-  const sections: MenuSection[] = listed
-    .map((s, i) => ({
-      id: `section-${i + 1}`,
-      name: s.name ?? '',
-      items: (s.hasMenuItem ?? []).filter((item) => item.name).map((item, j) => menuItem(item, `item-${i + 1}-${j + 1}`, url)),
-    }))
+export async function menuProfile(page: PageInput, llm?: ExtractionEngine): Promise<{ menu?: MenuProfile; llmUsed: boolean }> {
+  const structured = await extractStructured(page.rawHtml, page.url, MENU_SCHEMA);
+  const llmUsed = Boolean(llm && hasGaps(sectionsOf(structured.data as MenuFields)));
+  const result = llmUsed ? await extractPage(page, { schema: MENU_SCHEMA }, llm) : structured;
+  const m = statedValues(result) as MenuFields;
+  const sections: MenuSection[] = sectionsOf(m)
+    .map((s, i) => ({ id: `section-${i + 1}`, name: s.name ?? '', items: (s.hasMenuItem ?? []).filter((item) => item.name).map((item, j) => menuItem(item, `item-${i + 1}-${j + 1}`, page.url)) }))
     .filter((s) => s.items.length > 0);
-  if (sections.length === 0) return undefined;
+  if (sections.length === 0) return { llmUsed };
   const currency = sections.flatMap((s) => s.items).find((item) => item.price?.currency)?.price?.currency;
-  const found = notes.filter((n) => (n.path === 'hasMenuSection' || n.path === 'hasMenuItem') && n.source !== 'none');
-  return {
+  const found = result.notes.filter((n) => /^hasMenu(Section|Item)\b/.test(n.path) && n.source !== 'none');
+  const menu: MenuProfile = {
     isMenu: true,
     confidence: Math.max(0, ...found.map((n) => n.confidence)),
     merchant: { name: m.name ?? '' },
     ...(currency && { currency }),
     sections,
-    sourceUrl: url,
+    sourceUrl: page.url,
   };
+  return { menu, llmUsed };
+}
+
+function sectionsOf(m: MenuFields): { name?: string; hasMenuItem?: ItemFields[] }[] {
+  return m.hasMenuSection?.length ? m.hasMenuSection : [{ hasMenuItem: m.hasMenuItem }];
+}
+
+/** No item at all, or one without its price: what a model reading the page text may fill. */
+function hasGaps(sections: { hasMenuItem?: ItemFields[] }[]): boolean {
+  const items = sections.flatMap((s) => s.hasMenuItem ?? []);
+  return items.length === 0 || items.some((item) => item.price === undefined || item.price === null);
 }
 
 function menuItem(item: ItemFields, id: string, url: string): MenuItem {

@@ -1,5 +1,6 @@
 import { extractPage } from '../../extract/extract-page';
 import type { ExtractionEngine, PageInput } from '../../extract/extraction-engine';
+import { statedValues } from '../../extract/stated-values';
 import { extractStructured } from '../../extract/structured/structured-engine';
 
 /** A price as firecrawl-js declares it (`ProductPrice`). */
@@ -57,12 +58,6 @@ interface ProductFields {
   image?: string;
 }
 
-/**
- * Least confidence of a value kept: structured data, or an LLM's value whose evidence or value
- * occurs in the page (the extract engine's notes).
- */
-const STATED = 0.5;
-
 /** schema.org ItemAvailability values under which the product can be bought now. */
 const IN_STOCK = new Set(['instock', 'instoreonly', 'limitedavailability', 'onlineonly']);
 
@@ -77,8 +72,7 @@ export async function productProfile(page: PageInput, llm?: ExtractionEngine): P
   const gaps = Object.keys(PRODUCT_SCHEMA.properties).some((key) => structured.data[key] === undefined || structured.data[key] === null);
   const llmUsed = Boolean(llm && gaps);
   const result = llmUsed ? await extractPage(page, { schema: PRODUCT_SCHEMA }, llm) : structured;
-  const confidence = new Map(result.notes.map((n) => [n.path, n.confidence]));
-  const p = Object.fromEntries(Object.entries(result.data).filter(([key, value]) => value !== null && value !== undefined && (confidence.get(key) ?? 0) >= STATED)) as ProductFields;
+  const p = statedValues(result) as ProductFields;
   if (p.price === undefined && p.sku === undefined && p.availability === undefined) return { llmUsed };
   const availability = p.availability?.replace(/^.*[/#]/, '');
   const variant: ProductVariant = {

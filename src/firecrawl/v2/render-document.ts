@@ -13,7 +13,7 @@ import type { V2OutputSpec } from './scrape-options';
  * A stored page as a v2 document, with the formats read asynchronously filled in: those that
  * rank the page's passages in Postgres (question, query, highlights) and the product and menu
  * read from the page's structured data. With `llm`, answers are the LLM's and it fills the
- * product's gaps, each charged once per page.
+ * product's and the menu's gaps, each charged once per page.
  */
 export async function renderV2Document(db: Db, row: PageRow, output: V2OutputSpec, extras: V2DocumentExtras = {}, llm?: AnsweringLlm): Promise<V2Document> {
   const wantsProduct = output.formats.includes('product');
@@ -25,18 +25,20 @@ export async function renderV2Document(db: Db, row: PageRow, output: V2OutputSpe
 
   const url = row.metadata?.url ?? row.url;
   const page = { url, rawHtml: row.rawHtml ?? '', markdown: row.markdown ?? '', text: row.text ?? '' };
-  const read = wantsProduct ? await productProfile(page, llm && new LlmExtractionEngine(new LlmClient(llm.config))) : undefined;
+  const engine = llm && new LlmExtractionEngine(new LlmClient(llm.config));
+  const read = wantsProduct ? await productProfile(page, engine) : undefined;
   if (read?.llmUsed && llm) credits += await chargeLlmFormat(db, llm.teamId, row, 'product');
   if (wantsProduct && !read?.product) warnings.push("The page's structured data states no product (no price, SKU or availability); `product` is absent.");
-  const menu = wantsMenu ? await menuProfile(page.rawHtml, url) : undefined;
-  if (wantsMenu && !menu) warnings.push("The page's structured data (schema.org Menu, MenuSection, MenuItem) states no menu item; `menu` is absent.");
+  const listed = wantsMenu ? await menuProfile(page, engine) : undefined;
+  if (listed?.llmUsed && llm) credits += await chargeLlmFormat(db, llm.teamId, row, 'menu');
+  if (wantsMenu && !listed?.menu) warnings.push("The page states no menu item (schema.org Menu, MenuSection, MenuItem); `menu` is absent.");
 
   const doc = toV2Document(row, output, {
     ...extras,
     ...(answers.answer !== undefined && { answer: answers.answer }),
     ...(answers.highlights !== undefined && { highlights: answers.highlights }),
     ...(read?.product && { product: read.product }),
-    ...(menu && { menu }),
+    ...(listed?.menu && { menu: listed.menu }),
   });
   doc.metadata.creditsUsed += credits;
   if (warnings.length) doc.warning = [doc.warning, ...warnings].filter(Boolean).join(' ');
