@@ -17,8 +17,8 @@ import { browserRequiredBy } from '../scrape/engine-choice';
 import type { ScrapeOptions } from '../scrape/scrape-options';
 import { awaitWorkflowResult } from '../temporal/await-result';
 import { urlKey } from '../url/normalize-url';
-import { AppError, type ContinuingDetails } from '../errors';
-import { findResumable, markResumable, RESUME_WINDOW_MS } from '../jobs/resumable-scrapes';
+import { findResumable, markResumable } from '../jobs/resumable-scrapes';
+import { continuingError, isContinuing } from './continuing';
 import { singlePageBudgetMs } from '../scrape/page-budget';
 import type { ApiDeps } from './api-deps';
 import { checkTarget, requireCredits } from './preflight';
@@ -131,9 +131,9 @@ export async function runScrape(deps: ApiDeps, ticket: AdmissionTicket, r: Scrap
       options.timeout + llmMs,
       'scrape',
       { clientGone: r.clientGone, cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel() },
-      { atTimeout: () => continuing(deps, jobId, options.timeout + llmMs) },
+      { atTimeout: () => continuingError(deps, jobId, options.timeout + llmMs) },
     ).catch(async (err: unknown) => {
-      if (err instanceof AppError && isContinuing(err)) await markResumable(deps.db, jobId, r.resumeKey);
+      if (isContinuing(err)) await markResumable(deps.db, jobId, r.resumeKey);
       throw err;
     });
     scrapeAnswers.inc({ from: outcome.from });
@@ -159,28 +159,12 @@ async function pageOf(deps: ApiDeps, outcome: { pageId: string; row: PageRow | u
   return row!;
 }
 
-/** The 408 of a scrape whose work goes on past its client's `timeout`. */
-function continuing(deps: ApiDeps, jobId: string, timeoutMs: number): AppError {
-  const retryAfterSeconds = deps.admission.continuingRetryAfterSeconds();
-  const details: ContinuingDetails = { state: 'processing_continues', retryAfterSeconds, scrapeId: jobId };
-  return new AppError(
-    'SCRAPE_TIMEOUT',
-    `The page was not ready within ${timeoutMs} ms; it is still being scraped. Send the same request again in ${retryAfterSeconds} s (within ${RESUME_WINDOW_MS / 60_000} minutes) for the page, scraped and charged once.`,
-    details,
-    { retryAfterSeconds },
-  );
-}
-
-function isContinuing(err: AppError): boolean {
-  return !Array.isArray(err.details) && err.details?.state === 'processing_continues';
-}
-
 /**
  * Waits for the scrape an earlier, identical request left running or finished (the SDK's resume
  * after a 408). Its workflow is not this request's to cancel: a client that goes away leaves it.
  */
 async function resumeScrape(deps: ApiDeps, jobId: string, timeoutMs: number): Promise<PageRow> {
-  const outcome = await awaitWorkflowResult(workflowPage(deps, jobId), timeoutMs, 'scrape', undefined, { atTimeout: () => continuing(deps, jobId, timeoutMs) });
+  const outcome = await awaitWorkflowResult(workflowPage(deps, jobId), timeoutMs, 'scrape', undefined, { atTimeout: () => continuingError(deps, jobId, timeoutMs) });
   scrapeAnswers.inc({ from: 'resumed' });
   return pageOf(deps, outcome);
 }
