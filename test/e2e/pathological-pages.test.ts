@@ -42,8 +42,9 @@ beforeAll(async () => {
   );
   stack = await startOwnStack('pathological', {
     allowPrivateHosts: [new URL(site.url).host],
-    // Long enough that only the page's budget, or a cancellation, stops processing.
-    env: { PROCESSING_TIMEOUT_MS: '120000' },
+    // Longer than a cancelled crawl page's test needs to see the cancellation stop it (not the
+    // budget), short enough that a page continued past its timeout ends soon after.
+    env: { PROCESSING_TIMEOUT_MS: '30000' },
   });
 });
 afterAll(async () => {
