@@ -16,6 +16,7 @@ import { readBranding } from './branding';
 import { capturePage, type CaptureRequest } from './capture';
 import { NetworkActivity } from './network-activity';
 import { runActions } from './run-actions';
+import type { ProcessingTurn } from '../scrape/process/thread-slots';
 
 /** Upper bound on waiting for the network to go quiet after `load`. */
 const NETWORK_QUIET_MAX_MS = 5_000;
@@ -117,9 +118,9 @@ export class BrowserScraper {
 
   /**
    * Renders a page, runs its actions, takes the screenshot format, and reads the content.
-   * `background`: a crawl's page, whose processing yields to pages a client waits on.
+   * `turn`: whose turn its processing waits for (a crawl's page yields to pages a client waits on; teams take turns).
    */
-  async scrape(url: string, options: ScrapeOptions, deadline: number, cancel: AbortSignal | undefined, save: SaveImage, background = false): Promise<ScrapedPage> {
+  async scrape(url: string, options: ScrapeOptions, deadline: number, cancel: AbortSignal | undefined, save: SaveImage, turn: ProcessingTurn = {}): Promise<ScrapedPage> {
     return this.open(url, setupOf(options), deadline, cancel, async ({ page, response, network, timing, remainingMs }) => {
       const limits = { maxHeight: this.config.maxCaptureHeight, remainingMs, network };
       let started = performance.now();
@@ -142,7 +143,7 @@ export class BrowserScraper {
         deadline,
         ...(cancel && { cancel }),
         fetchMs: timing.navigationMs + timing.waitMs + (actions ? actionsMs : 0) + captureMs,
-        background,
+        turn,
       });
       const warning = joinWarnings(content.warning, capture?.warning);
       return {
