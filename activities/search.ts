@@ -32,7 +32,7 @@ export interface FoundCandidates {
 }
 
 /** Whether the gate's syntax checks (scheme, literal addresses) pass: no DNS lookup. */
-function admittedBy(gate: PublicUrlGate) {
+export function admittedBy(gate: PublicUrlGate) {
   return (url: URL) => {
     try {
       gate.parse(url.href);

@@ -9,3 +9,4 @@ export { webhookDeliveryWorkflow } from './webhook-delivery';
 export { monitorCheckWorkflow } from './monitor-check';
 export { monitorNotifyWorkflow } from './monitor-notify';
 export { monitorRetentionWorkflow } from './monitor-retention';
+export { agentWorkflow } from './agent';

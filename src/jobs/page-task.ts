@@ -10,7 +10,7 @@ export interface PageTask extends PageRef {
   /** Epoch ms by which the page must be done. */
   deadline: number;
   /** Ledger operation and idempotency key of this page's charge. */
-  operation: 'scrape' | 'crawl' | 'batch' | 'extract' | 'search';
+  operation: 'scrape' | 'crawl' | 'batch' | 'extract' | 'search' | 'agent';
   chargeKey: string;
   /** Mark the job finished with the page (single-page jobs). */
   finishJob: boolean;

@@ -5,6 +5,7 @@ import { createCrawlActivities } from '../../activities/crawl';
 import { createMapActivities } from '../../activities/map';
 import { createExtractActivities } from '../../activities/extract';
 import { createMonitorActivities } from '../../activities/monitor';
+import { createAgentActivities } from '../../activities/agent';
 import { createScrapeActivities } from '../../activities/scrape-page';
 import { createScreenshotActivities } from '../../activities/screenshot';
 import { createSearchActivities } from '../../activities/search';
@@ -83,7 +84,9 @@ export async function createWorkers(
   const shots = createScreenshotActivities({ db: database.db, screenshots, browser: browserScraper });
   const llm = config.llm && new LlmClient(config.llm);
   const extract = createExtractActivities({ db: database.db, ...(llm && { llm }) });
-  const search = createSearchActivities({ db: database.db, providers: configuredProviders(config, database.db), gate });
+  const providers = configuredProviders(config, database.db);
+  const search = createSearchActivities({ db: database.db, providers, gate });
+  const agent = createAgentActivities({ db: database.db, providers, gate });
   const robots = new RobotsCache(fetcher, config.USER_AGENT);
   const map = createMapActivities({ db: database.db, fetcher, http, robots, userAgent: config.USER_AGENT });
   const crawl = createCrawlActivities({
@@ -141,6 +144,7 @@ export async function createWorkers(
           ...extract,
           ...search,
           ...monitor,
+          ...agent,
         },
         maxConcurrentActivityTaskExecutions: 64,
       }),

@@ -284,14 +284,14 @@ describe('the Firecrawl v2 client: account and cloud-only endpoints', () => {
   });
 
   it('answers a documented 501 NOT_IMPLEMENTED naming the endpoint for what only Firecrawl’s cloud offers', async () => {
-    const err = await refusal(sdk().startAgent({ prompt: 'find the price' }));
+    const err = await refusal(sdk().getAgentThread('thread-1'));
     expect(err.status).toBe(501);
     expect(err.code).toBe('NOT_IMPLEMENTED');
-    expect(err.message).toContain('POST /v2/agent');
+    expect(err.message).toContain('GET /v2/agent/threads/:threadId');
     const removal = await api('/v2/browser/123', { method: 'DELETE' });
     expect(removal.status).toBe(501);
     expect(removal.body).toMatchObject({ success: false, code: 'NOT_IMPLEMENTED', error: expect.stringContaining('DELETE /v2/browser/:id') });
-    const unauthorized = await api('/v2/agent', { body: {}, key: null });
+    const unauthorized = await api('/v2/agent/threads/thread-1', { key: null });
     expect(unauthorized.status).toBe(401);
   });
 });

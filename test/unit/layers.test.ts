@@ -17,7 +17,7 @@ const LAYERS: readonly { name: string; prefixes: readonly string[] }[] = [
   { name: 'orchestration', prefixes: ['workflows/', 'activities/', 'src/worker/'] },
   {
     name: 'domain',
-    prefixes: ['src/crawl/', 'src/firecrawl/', 'src/jobs/', 'src/monitors/', 'src/search/', 'src/extract/', 'src/screenshots/', 'src/credits/', 'src/accounts/', 'src/limits/'],
+    prefixes: ['src/agent/', 'src/crawl/', 'src/firecrawl/', 'src/jobs/', 'src/monitors/', 'src/search/', 'src/extract/', 'src/screenshots/', 'src/credits/', 'src/accounts/', 'src/limits/'],
   },
   { name: 'content', prefixes: ['src/scrape/', 'src/browser/', 'src/parse/'] },
   {

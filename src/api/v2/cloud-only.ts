@@ -8,13 +8,8 @@ import type { RouteSpec, RouteTable } from '../route';
  * wrong base URL.
  */
 const CLOUD_ONLY: { method: RouteSpec['method']; path: string; feature: string }[] = [
-  { method: 'post', path: '/v2/agent', feature: 'the agent' },
-  { method: 'get', path: '/v2/agent', feature: 'the agent' },
-  { method: 'get', path: '/v2/agent/:id', feature: 'the agent' },
-  { method: 'delete', path: '/v2/agent/:id', feature: 'the agent' },
-  { method: 'get', path: '/v2/agent/:id/trace', feature: 'the agent' },
-  { method: 'get', path: '/v2/agent/:id/snapshots/:snapshotId', feature: 'the agent' },
-  { method: 'get', path: '/v2/agent/threads/:threadId', feature: 'the agent' },
+  { method: 'get', path: '/v2/agent/:id/snapshots/:snapshotId', feature: 'agent snapshots and threads' },
+  { method: 'get', path: '/v2/agent/threads/:threadId', feature: 'agent snapshots and threads' },
   { method: 'post', path: '/v2/browser', feature: 'browser sessions' },
   { method: 'get', path: '/v2/browser', feature: 'browser sessions' },
   { method: 'delete', path: '/v2/browser/:id', feature: 'browser sessions' },

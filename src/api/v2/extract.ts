@@ -4,6 +4,7 @@ import type { ApiDeps } from '../api-deps';
 import type { RouteTable } from '../route';
 import { extractRequestShape, extractStatusSchema, refineExtractRequest } from '../routes/extract';
 import { planV2Scrape, v2ScrapeOptionsSchema } from '../../firecrawl/v2/scrape-options';
+import { sourcesByField } from '../../extract/sources-by-field';
 
 /** Body of POST /v2/extract: /v1/extract's, with v2 scrape options. */
 export const v2ExtractRequestSchema = z
@@ -12,17 +13,6 @@ export const v2ExtractRequestSchema = z
     scrapeOptions: v2ScrapeOptionsSchema.optional().describe('How each page is scraped (v2 scrape options); formats are ignored (the engines read the stored page).'),
   })
   .superRefine(refineExtractRequest);
-
-/** v2's `sources`: per field, the pages its value came from (from the confidence notes). */
-function sourcesByField(notes: readonly { path: string; url?: string | undefined }[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const note of notes) {
-    if (!note.path || !note.url) continue;
-    const urls = (out[note.path] ??= []);
-    if (!urls.includes(note.url)) urls.push(note.url);
-  }
-  return out;
-}
 
 export function registerV2ExtractRoutes(routes: RouteTable, deps: ApiDeps): void {
   routes.add({

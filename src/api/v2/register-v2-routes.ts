@@ -1,5 +1,6 @@
 import type { ApiDeps } from '../api-deps';
 import type { RouteTable } from '../route';
+import { registerV2AgentRoutes } from './agent';
 import { registerV2CloudOnlyRoutes } from './cloud-only';
 import { registerV2ExtractRoutes } from './extract';
 import { registerV2MapRoutes } from './map';
@@ -30,6 +31,7 @@ export function registerV2Routes(routes: RouteTable, deps: ApiDeps): void {
   // ── end crawl and batch scrape ──
 
   registerV2MonitorRoutes(routes, deps);
+  registerV2AgentRoutes(routes, deps);
 
   registerV2CloudOnlyRoutes(routes);
 }

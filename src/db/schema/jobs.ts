@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { teams } from './accounts';
 
-export type JobKind = 'scrape' | 'crawl' | 'batch' | 'map' | 'search' | 'extract' | 'screenshot';
+export type JobKind = 'scrape' | 'crawl' | 'batch' | 'map' | 'search' | 'extract' | 'screenshot' | 'agent';
 export type JobStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
 
 /** One API call that does work. The Temporal workflow id is `<kind>-<id>`. */

@@ -1,0 +1,122 @@
+import { Context } from '@temporalio/activity';
+import { inArray } from 'drizzle-orm';
+import { AGENT_SEARCH_RESULTS, type AgentStep } from '../src/agent/agent-run';
+import { endAgentRun, findAgentStep, recordAgentStep } from '../src/agent/agent-store';
+import { charge } from '../src/credits/ledger';
+import { PRICES } from '../src/credits/pricing';
+import type { Db } from '../src/db/client';
+import { pages } from '../src/db/schema';
+import { mergeResults } from '../src/extract/merge-results';
+import { sourcesByField } from '../src/extract/sources-by-field';
+import { findPageExtractions, type PageExtractionRow } from '../src/jobs/extraction-store';
+import type { JsonSchema } from '../src/json-schema/json-schema';
+import type { PublicUrlGate } from '../src/net/public-url-gate';
+import type { ProviderChain } from '../src/search/providers/provider-chain';
+import { distinctHits } from '../src/search/search-candidates';
+import { withAppFailures } from './app-failure';
+import { admittedBy } from './search';
+
+export interface AgentActivityDeps {
+  db: Db;
+  providers: ProviderChain;
+  gate: PublicUrlGate;
+}
+
+/** Time the search step gives the provider chain. */
+const SEARCH_BUDGET_MS = 20_000;
+
+export interface AgentSearchInput {
+  jobId: string;
+  teamId: string;
+  seq: number;
+  query: string;
+}
+
+export interface AgentSearchResult {
+  pages: { url: string; urlKey: string }[];
+  provider: string;
+  credits: number;
+}
+
+export interface FinishAgentInput {
+  jobId: string;
+  status: 'completed' | 'failed' | 'cancelled';
+  /** Stored pages, in the order they were read. */
+  pageIds: string[];
+  schema?: JsonSchema;
+  creditsUsed: number;
+  error?: { code: string; message: string };
+}
+
+/** The agent's own steps (a scrape and its extraction are the page activities every job uses). Each is idempotent. */
+export function createAgentActivities(deps: AgentActivityDeps) {
+  return {
+    /** Records one step of the trace under its key, once. */
+    async recordAgentStep(input: { jobId: string; key: string; step: AgentStep }): Promise<void> {
+      await recordAgentStep(deps.db, input.jobId, input.key, input.step);
+    },
+
+    /**
+     * Searches the configured providers (the local index among them) for the prompt and keeps the
+     * best few pages. The hits and the charge (a search result's price each, as a search without
+     * scraping charges) are stored once: a retry answers what the first attempt found.
+     */
+    async searchForAgent(input: AgentSearchInput): Promise<AgentSearchResult> {
+      return withAppFailures(async () => {
+        const key = 'search';
+        const done = await findAgentStep(deps.db, input.jobId, key);
+        if (done) return done.result as AgentSearchResult;
+        const startedAt = new Date().toISOString();
+        const answer = await deps.providers.search(
+          { query: input.query, candidates: AGENT_SEARCH_RESULTS * 2, lang: 'en', country: 'us' },
+          Date.now() + SEARCH_BUDGET_MS,
+          Context.current().cancellationSignal,
+        );
+        const found = distinctHits(answer.hits, admittedBy(deps.gate)).slice(0, AGENT_SEARCH_RESULTS);
+        const result: AgentSearchResult = {
+          pages: found.map((h) => ({ url: h.url, urlKey: h.urlKey })),
+          provider: answer.provider,
+          credits: PRICES.searchResult * found.length,
+        };
+        const step: AgentStep = { seq: input.seq, tool: 'search', parameters: { query: input.query }, result, startedAt, finishedAt: new Date().toISOString() };
+        // The step and its charge commit together; the step's key makes a retry find it.
+        await deps.db.transaction(async (tx) => {
+          await charge(tx, { teamId: input.teamId, amount: result.credits, operation: 'agent', jobId: input.jobId, idempotencyKey: `agent:${input.jobId}:search` });
+        });
+        return (await recordAgentStep(deps.db, input.jobId, key, step)).result as AgentSearchResult;
+      });
+    },
+
+    /**
+     * Ends the run with what it found: with a schema, the pages' extractions merged (each field's
+     * value with the pages it came from); without, each page's main content with its URL.
+     */
+    async finishAgentRun(input: FinishAgentInput): Promise<void> {
+      return withAppFailures(async () => {
+        const stored = input.pageIds.length
+          ? await deps.db.select({ id: pages.id, url: pages.url, markdown: pages.markdown, metadata: pages.metadata }).from(pages).where(inArray(pages.id, input.pageIds))
+          : [];
+        const ordered = input.pageIds.map((id) => stored.find((p) => p.id === id)).filter((p): p is (typeof stored)[number] => !!p);
+        let data: unknown = null;
+        let sources: Record<string, string[]> | string[] = ordered.map((p) => p.url);
+        if (input.schema && ordered.length > 0) {
+          const rows = await findPageExtractions(deps.db, input.pageIds);
+          const parts = ordered
+            .map((p) => ({ page: p, row: rows.find((r) => r.pageId === p.id) }))
+            .filter((x): x is { page: (typeof ordered)[number]; row: PageExtractionRow } => !!x.row)
+            .map(({ page, row }) => ({ result: { data: row.data, notes: row.notes, llmTokens: row.llmTokens }, url: page.url, label: page.url }));
+          if (parts.length > 0) {
+            const merged = mergeResults(parts, input.schema);
+            data = merged.data;
+            sources = sourcesByField(merged.notes);
+          }
+        } else if (ordered.length > 0) {
+          data = { pages: ordered.map((p) => ({ url: p.url, title: p.metadata?.title ?? null, markdown: p.markdown ?? '' })) };
+        }
+        await endAgentRun(deps.db, input.jobId, { status: input.status, data, sources, creditsUsed: input.creditsUsed, ...(input.error && { error: input.error }) });
+      });
+    },
+  };
+}
+
+export type AgentActivities = ReturnType<typeof createAgentActivities>;
