@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
+import { and, eq, like } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ledger } from '../../src/db/schema';
+import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
+import { testDatabase } from '../helpers/db';
+import { testTemporal } from '../helpers/temporal';
+
+/** /v2/agent through firecrawl-js 4.42, unmodified, on the default stack (no LLM). */
+let site: FixtureServer;
+const at = (path: string) => `${site.url}${path}`;
+const sdk = () => new Firecrawl({ apiKey: inject('apiKey'), apiUrl: inject('apiUrl') });
+/** A word only this file's pages carry, so the local search index finds them and nothing else. */
+const WORD = `quillmere${randomUUID().slice(0, 6)}`;
+
+const ld = (data: object) => `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', ...data })}</script>`;
+const productPage = (name: string, sku: string, price: string, brand: string) =>
+  `<!doctype html><html lang="en"><head><title>${name} ${WORD}</title>${ld({ '@type': 'Product', name, sku, brand: { '@type': 'Brand', name: brand }, offers: { '@type': 'Offer', price, priceCurrency: 'EUR' } })}</head>` +
+  `<body><main><h1>${name}</h1><p>The ${WORD} ${name}, made by ${brand}.</p><p>€${price}</p></main></body></html>`;
+
+const PRODUCT_SCHEMA = {
+  type: 'object',
+  properties: { sku: { type: 'string' }, price: { type: 'number' }, brand: { type: 'string' } },
+};
+
+beforeAll(async () => {
+  site = await startFixtureServer(
+    {
+      '/kettle': (_req, res) => html(res, productPage('Copper kettle', 'CK-4411', '64.50', 'Harrow & Vale')),
+      '/teapot': (_req, res) => html(res, productPage('Stoneware teapot', 'ST-0907', '38.00', 'Harrow & Vale')),
+      '/mugs': (_req, res) => html(res, productPage('Enamel mugs', 'EM-1202', '22.00', 'Harrow & Vale')),
+      '/slow': async (_req, res) => {
+        await sleep(20_000);
+        html(res, productPage('Slow lamp', 'SL-1', '1.00', 'Late'));
+      },
+    },
+    inject('siteHosts')[0],
+  );
+});
+afterAll(async () => {
+  await site?.close();
+});
+
+/** The SDK's error for a call the API refused. */
+async function refusal(call: Promise<unknown>): Promise<SdkError> {
+  const err = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(SdkError);
+  return err as SdkError;
+}
+
+describe('/v2/agent through firecrawl-js 4.42, no LLM', () => {
+  it('fills a schema from the URLs given (a product’s SKU, price and brand from its JSON-LD), with sources, a trace and charges per page', async () => {
+    const done = await sdk().agent({ prompt: 'Find the SKU, price and brand of the copper kettle', urls: [at('/kettle')], schema: PRODUCT_SCHEMA, pollInterval: 1, timeout: 60 });
+    expect(done).toMatchObject({ success: true, status: 'completed', data: { sku: 'CK-4411', price: 64.5, brand: 'Harrow & Vale' } });
+    expect((done as { sources?: Record<string, string[]> }).sources).toMatchObject({ sku: [at('/kettle')] });
+    // One page scraped with the json format: 1 + 4, as /v2/scrape charges it.
+    expect(done.creditsUsed).toBe(5);
+
+    const [run] = (await sdk().listAgents()).agents!;
+    const id = run!.id;
+    expect(run).toMatchObject({ status: 'completed', options: { prompt: 'Find the SKU, price and brand of the copper kettle', urls: [at('/kettle')] } });
+    const charges = await testDatabase().db.select().from(ledger).where(like(ledger.idempotencyKey, `agent:${id}:%`));
+    expect(charges.map((c) => c.amount)).toEqual([-5]);
+
+    const trace = await sdk().getAgentTrace(id);
+    expect(trace.success).toBe(true);
+    const calls = trace.events!.filter((e) => e.type === 'tool_call.finished').map((e) => (e as { toolName: string }).toolName);
+    expect(calls).toEqual(['plan', 'scrape', 'finish']);
+    expect(trace.events![0]!.type).toBe('run.started');
+    expect(trace.events!.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'succeeded', error: null });
+    const started = trace.events!.find((e) => e.type === 'tool_call.started' && (e as { toolName: string }).toolName === 'scrape');
+    expect(started).toMatchObject({ parameters: { url: at('/kettle'), formats: ['markdown', 'json'] } });
+    // The run is one workflow, named for it, on the http queue.
+    const workflow = await (await testTemporal()).workflow.getHandle(`agent-${id}`).describe();
+    expect(workflow.status.name).toBe('COMPLETED');
+    expect(workflow.taskQueue).toBe(`${inject('queuePrefix')}-http`);
+  });
+
+  it('without URLs, finds the page through search (the local index) and fills the schema from it', async () => {
+    // The local index holds what was scraped: the kettle page is read once first.
+    await sdk().scrape(at('/kettle'), { formats: ['markdown'] });
+    const done = await sdk().agent({ prompt: `${WORD} copper kettle`, schema: PRODUCT_SCHEMA, pollInterval: 1, timeout: 90 });
+    expect(done.status, done.error).toBe('completed');
+    expect(done.data).toMatchObject({ sku: 'CK-4411', price: 64.5, brand: 'Harrow & Vale' });
+    const id = (await sdk().listAgents()).agents![0]!.id;
+    const trace = await sdk().getAgentTrace(id);
+    const search = trace.events!.find((e) => e.type === 'tool_call.finished' && (e as { toolName: string }).toolName === 'search') as { result: { pages: { url: string }[] } } | undefined;
+    expect(search?.result.pages.map((p) => p.url)).toContain(at('/kettle'));
+  });
+
+  it('stops at maxCredits with a failed status naming the ceiling, and keeps what it found', async () => {
+    const tiny = await sdk().agent({ prompt: 'SKUs of three products', urls: [at('/kettle'), at('/teapot'), at('/mugs')], schema: PRODUCT_SCHEMA, maxCredits: 1, pollInterval: 1, timeout: 60 });
+    expect(tiny.status).toBe('failed');
+    expect(tiny.error).toContain('maxCredits (1) reached');
+    expect(tiny.creditsUsed).toBe(0);
+
+    // Room for one page of three: that page is read and kept, the run fails at the second.
+    const partial = await sdk().agent({ prompt: 'SKUs of three products', urls: [at('/kettle'), at('/teapot'), at('/mugs')], schema: PRODUCT_SCHEMA, maxCredits: 7, pollInterval: 1, timeout: 60 });
+    expect(partial.status).toBe('failed');
+    expect(partial.error).toContain('maxCredits (7) reached');
+    expect(partial.data).toMatchObject({ sku: 'CK-4411' });
+    expect(partial.creditsUsed).toBeLessThanOrEqual(7);
+    const id = (await sdk().listAgents()).agents![0]!.id;
+    const trace = await sdk().getAgentTrace(id);
+    expect(trace.events!.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'credit_limit_reached', error: { code: 'credit_limit_reached' } });
+  });
+
+  it('cancel stops the run: its workflow ends cancelled and the status says so', async () => {
+    const started = await sdk().startAgent({ prompt: 'the slow lamp', urls: [at('/slow')], schema: PRODUCT_SCHEMA });
+    const handle = (await testTemporal()).workflow.getHandle(`agent-${started.id}`);
+    const deadline = Date.now() + 15_000;
+    while (!(site.hits.get('/slow') ?? 0) && Date.now() < deadline) await sleep(100);
+    expect(await sdk().cancelAgent(started.id)).toBe(true);
+    expect((await sdk().getAgentStatus(started.id)).status).toBe('cancelled');
+    await expect(handle.result()).rejects.toThrow();
+    expect((await handle.describe()).status.name).toBe('CANCELLED');
+    const charges = await testDatabase().db.select().from(ledger).where(and(like(ledger.idempotencyKey, `agent:${started.id}:%`), eq(ledger.operation, 'agent')));
+    expect(charges).toEqual([]);
+  });
+
+  it('refuses by name what it does not serve: threads, chat mode, webhooks', async () => {
+    const chat = await refusal(sdk().startAgent({ prompt: 'hello', mode: 'chat' }));
+    expect(chat.status).toBe(501);
+    expect(chat.message).toContain('`mode`');
+    const thread = await refusal(sdk().startAgent({ prompt: 'hello', threadId: 'abc' }));
+    expect(thread.status).toBe(501);
+    expect(thread.message).toContain('`threadId`');
+    const hook = await refusal(sdk().startAgent({ prompt: 'hello', webhook: 'https://example.org/hook' }));
+    expect(hook.status).toBe(501);
+  });
+});
