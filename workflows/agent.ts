@@ -22,7 +22,7 @@ interface Stop {
  */
 export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed: number }> {
   const { jobId, teamId } = input;
-  const acts = pageActivities(input.scrapeOptions.timeout, input.browserQueue);
+  const acts = pageActivities(input.scrapeOptions.timeout, input.browserQueue, { httpAsActivity: true });
   const withSchema = input.schema !== undefined;
   let seq = 0;
   let spent = 0;
@@ -65,7 +65,8 @@ export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed
           urlKey: target.urlKey,
           depth: 0,
           options: input.scrapeOptions,
-          deadline: Date.now() + input.scrapeOptions.timeout,
+          // Room for one retry after a lost worker (see pageActivities' httpAsActivity).
+          deadline: Date.now() + input.scrapeOptions.timeout * 2 + 10_000,
           operation: 'agent',
           chargeKey: `agent:${jobId}:page:${target.urlKey}`,
           finishJob: false,

@@ -18,10 +18,12 @@ export const PAGE_RETRY = { initialInterval: '300ms', backoffCoefficient: 2, max
  * the workflow, inside the same workflow task, which saves a task-queue round trip and a second
  * workflow task on every scrape (a page fetch is short and needs no heartbeat).
  */
-export function pageActivities(timeoutMs: number, browserQueue: string) {
-  const httpOptions: LocalActivityOptions = {
+export function pageActivities(timeoutMs: number, browserQueue: string, o: { httpAsActivity?: boolean } = {}) {
+  const httpOptions: LocalActivityOptions & ActivityOptions = {
     startToCloseTimeout: timeoutMs + 5_000,
-    scheduleToCloseTimeout: timeoutMs + 15_000,
+    // As a regular activity, an attempt lost with its worker is noticed only at its
+    // start-to-close timeout; the retry still gets a whole \`timeout\` after it.
+    scheduleToCloseTimeout: o.httpAsActivity ? timeoutMs * 2 + 20_000 : timeoutMs + 15_000,
     retry: PAGE_RETRY,
   };
   const browserOptions: ActivityOptions = {
@@ -38,7 +40,10 @@ export function pageActivities(timeoutMs: number, browserQueue: string) {
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: MAX_ATTEMPTS },
   });
   return {
-    http: proxyLocalActivities<ScrapeActivities>(httpOptions),
+    // A regular activity's result is in history as soon as it ends; a local activity's only with
+    // its workflow task. A run of many pages (an agent's) takes the former, so a worker killed
+    // mid-run never fetches a finished page again.
+    http: o.httpAsActivity ? proxyActivities<ScrapeActivities>(httpOptions) : proxyLocalActivities<ScrapeActivities>(httpOptions),
     browser: proxyActivities<ScrapeActivities>(browserOptions),
     extract,
     httpOptions,
