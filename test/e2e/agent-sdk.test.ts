@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ledger } from '../../src/db/schema';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
 import { testDatabase } from '../helpers/db';
+import { firecrawl } from '../helpers/firecrawl-cli';
 import { testTemporal } from '../helpers/temporal';
 
 /** /v2/agent through firecrawl-js 4.42, unmodified, on the default stack (no LLM). */
@@ -132,5 +133,11 @@ describe('/v2/agent through firecrawl-js 4.42, no LLM', () => {
     expect(thread.message).toContain('`threadId`');
     const hook = await refusal(sdk().startAgent({ prompt: 'hello', webhook: 'https://example.org/hook' }));
     expect(hook.status).toBe(501);
+  });
+
+  it('firecrawl-cli 1.23: `firecrawl agent "<prompt>" --urls … --schema … --wait` prints the data', async () => {
+    const run = await firecrawl('agent', 'Find the SKU, price and brand of the teapot', '--urls', at('/teapot'), '--schema', JSON.stringify(PRODUCT_SCHEMA), '--wait', '--poll-interval', '1', '--timeout', '50', '--json');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json).toMatchObject({ success: true, status: 'completed', data: { sku: 'ST-0907', price: 38, brand: 'Harrow & Vale' }, creditsUsed: 5 });
   });
 });

@@ -1,38 +1,9 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ROOT } from '../../src/config/paths';
 import { startMonitorSite, type MonitorSite } from '../fixtures/monitor-site';
 import { callTool, connectHttpMcp, jsonOf } from '../helpers/mcp-client';
 import { monitorSdk, waitForCheck } from '../helpers/monitors';
-import { wcsWithTemporal, type CliRun } from '../helpers/wcs-cli';
-
-/** firecrawl-cli's own bin, unmodified, as `npx firecrawl` runs it. */
-const BIN = path.join(path.dirname(createRequire(path.join(ROOT, 'package.json')).resolve('firecrawl-cli/package.json')), 'dist', 'index.js');
-/** A home of its own, so no stored Firecrawl credentials are read or written. */
-const HOME = mkdtempSync(path.join(os.tmpdir(), 'firecrawl-cli-home-'));
-
-function firecrawl(...args: string[]): Promise<CliRun & { json: any }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args, '--api-url', inject('apiUrl'), '--api-key', inject('apiKey')],
-      { cwd: HOME, env: { ...process.env, HOME, FIRECRAWL_API_KEY: '', FIRECRAWL_API_URL: '' }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        let json: unknown;
-        try {
-          json = JSON.parse(stdout);
-        } catch {
-          json = undefined;
-        }
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr, json });
-      },
-    );
-  });
-}
+import { firecrawl } from '../helpers/firecrawl-cli';
+import { wcsWithTemporal } from '../helpers/wcs-cli';
 
 let site: MonitorSite;
 beforeAll(async () => {
