@@ -7,6 +7,7 @@ import { ledger } from '../../src/db/schema';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
 import { testDatabase } from '../helpers/db';
 import { firecrawl } from '../helpers/firecrawl-cli';
+import { callTool, connectHttpMcp, jsonOf } from '../helpers/mcp-client';
 import { testTemporal } from '../helpers/temporal';
 
 /** /v2/agent through firecrawl-js 4.42, unmodified, on the default stack (no LLM). */
@@ -139,5 +140,18 @@ describe('/v2/agent through firecrawl-js 4.42, no LLM', () => {
     const run = await firecrawl('agent', 'Find the SKU, price and brand of the teapot', '--urls', at('/teapot'), '--schema', JSON.stringify(PRODUCT_SCHEMA), '--wait', '--poll-interval', '1', '--timeout', '50', '--json');
     expect(run.code, run.stderr).toBe(0);
     expect(run.json).toMatchObject({ success: true, status: 'completed', data: { sku: 'ST-0907', price: 38, brand: 'Harrow & Vale' }, creditsUsed: 5 });
+  });
+
+  it('our MCP server’s firecrawl_agent runs it and answers the data; firecrawl_agent_status reads it again', async () => {
+    const mcp = await connectHttpMcp(inject('apiUrl'), inject('apiKey'));
+    try {
+      const run = jsonOf(await callTool(mcp, 'firecrawl_agent', { prompt: 'the mugs', urls: [at('/mugs')], schema: PRODUCT_SCHEMA }));
+      expect(run).toMatchObject({ id: expect.any(String), status: 'completed', data: { sku: 'EM-1202', price: 22 } });
+      expect(jsonOf(await callTool(mcp, 'firecrawl_agent_status', { id: run.id }))).toMatchObject({ id: run.id, status: 'completed', data: { sku: 'EM-1202' } });
+      const refused = await callTool(mcp, 'firecrawl_agent', { prompt: 'x', threadId: 'abc' });
+      expect(refused.isError).toBe(true);
+    } finally {
+      await mcp.close();
+    }
   });
 });

@@ -11,6 +11,8 @@ const TOOL_NAMES = [
   'firecrawl_crawl',
   'firecrawl_check_crawl_status',
   'firecrawl_extract',
+  'firecrawl_agent',
+  'firecrawl_agent_status',
   'firecrawl_credit_usage',
   'screenshot',
   'crawl_graph',

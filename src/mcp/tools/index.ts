@@ -1,4 +1,5 @@
 import type { ToolSpec } from '../tool';
+import { agentStatusTool, agentTool } from './agent';
 import { checkCrawlStatusTool } from './check-crawl-status';
 import { crawlTool } from './crawl';
 import { crawlGraphTool } from './crawl-graph';
@@ -19,6 +20,8 @@ export const TOOLS = [
   crawlTool,
   checkCrawlStatusTool,
   extractTool,
+  agentTool,
+  agentStatusTool,
   creditUsageTool,
   screenshotTool,
   crawlGraphTool,
