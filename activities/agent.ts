@@ -79,11 +79,13 @@ export function createAgentActivities(deps: AgentActivityDeps) {
           credits: PRICES.searchResult * found.length,
         };
         const step: AgentStep = { seq: input.seq, tool: 'search', parameters: { query: input.query }, result, startedAt, finishedAt: new Date().toISOString() };
-        // The step and its charge commit together; the step's key makes a retry find it.
+        // The step and its charge commit together: a retry finds the step and answers it, uncharged.
         await deps.db.transaction(async (tx) => {
-          await charge(tx, { teamId: input.teamId, amount: result.credits, operation: 'agent', jobId: input.jobId, idempotencyKey: `agent:${input.jobId}:search` });
+          if (await recordAgentStep(tx, input.jobId, key, step)) {
+            await charge(tx, { teamId: input.teamId, amount: result.credits, operation: 'agent', jobId: input.jobId, idempotencyKey: `agent:${input.jobId}:search` });
+          }
         });
-        return (await recordAgentStep(deps.db, input.jobId, key, step)).result as AgentSearchResult;
+        return ((await findAgentStep(deps.db, input.jobId, key)) ?? step).result as AgentSearchResult;
       });
     },
 

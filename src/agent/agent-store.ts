@@ -1,5 +1,5 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, Queryable } from '../db/client';
 import { jobs } from '../db/schema';
 import type { AgentStep } from './agent-run';
 
@@ -15,16 +15,16 @@ export interface AgentResult {
   creditsUsed?: number;
 }
 
-/** Records one step, once: a second record under the same key keeps the first. Answers the stored step. */
-export async function recordAgentStep(db: Db, jobId: string, key: string, step: AgentStep): Promise<AgentStep> {
+/** Records one step, once: a second record under the same key keeps the first. Answers whether this call recorded it. */
+export async function recordAgentStep(db: Queryable, jobId: string, key: string, step: AgentStep): Promise<boolean> {
   // One UPDATE appends under the row lock, so steps recorded at the same time all land.
-  await db.execute(sql`
+  const rows = await db.execute<{ id: string }>(sql`
     update ${jobs}
     set result = coalesce(result, '{}'::jsonb)
       || jsonb_build_object('steps', coalesce(result -> 'steps', '{}'::jsonb) || jsonb_build_object(${key}::text, ${JSON.stringify(step)}::jsonb))
-    where id = ${jobId}::uuid and not (coalesce(result -> 'steps', '{}'::jsonb) ? ${key}::text)`);
-  const stored = await findAgentStep(db, jobId, key);
-  return stored ?? step;
+    where id = ${jobId}::uuid and not (coalesce(result -> 'steps', '{}'::jsonb) ? ${key}::text)
+    returning id`);
+  return rows.length > 0;
 }
 
 export async function findAgentStep(db: Db, jobId: string, key: string): Promise<AgentStep | undefined> {

@@ -93,6 +93,12 @@ describe('/v2/agent through firecrawl-js 4.42, no LLM', () => {
     const trace = await sdk().getAgentTrace(id);
     const search = trace.events!.find((e) => e.type === 'tool_call.finished' && (e as { toolName: string }).toolName === 'search') as { result: { pages: { url: string }[] } } | undefined;
     expect(search?.result.pages.map((p) => p.url)).toContain(at('/kettle'));
+    // The search is charged as a search without scraping (2 a result), once; each page as a scrape.
+    const charges = await testDatabase().db.select().from(ledger).where(like(ledger.idempotencyKey, `agent:${id}:%`));
+    const found = search!.result.pages.length;
+    expect(charges.find((c) => c.idempotencyKey === `agent:${id}:search`)?.amount).toBe(-2 * found);
+    expect(charges.filter((c) => c.idempotencyKey.startsWith(`agent:${id}:page:`))).toHaveLength(found);
+    expect(done.creditsUsed).toBe(-charges.reduce((sum, c) => sum + c.amount, 0));
   });
 
   it('stops at maxCredits with a failed status naming the ceiling, and keeps what it found', async () => {
