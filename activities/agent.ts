@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { inArray } from 'drizzle-orm';
+import { AGENT_LLM_TURN_CREDITS, agentMessages, DECISION_SCHEMA, parseDecision, type AgentDecision, type Observation } from '../src/agent/agent-llm';
 import { AGENT_SEARCH_RESULTS, type AgentStep } from '../src/agent/agent-run';
-import { endAgentRun, findAgentStep, recordAgentStep } from '../src/agent/agent-store';
+import { endAgentRun, findAgentStep, listAgentSteps, recordAgentStep } from '../src/agent/agent-store';
 import { charge } from '../src/credits/ledger';
 import { PRICES } from '../src/credits/pricing';
 import type { Db } from '../src/db/client';
@@ -10,9 +11,13 @@ import { mergeResults } from '../src/extract/merge-results';
 import { sourcesByField } from '../src/extract/sources-by-field';
 import { findPageExtractions, type PageExtractionRow } from '../src/jobs/extraction-store';
 import type { JsonSchema } from '../src/json-schema/json-schema';
+import type { LlmClient } from '../src/extract/llm/llm-client';
+import { compileSchema } from '../src/json-schema/schema-validator';
 import type { PublicUrlGate } from '../src/net/public-url-gate';
+import { AppError } from '../src/errors';
 import type { ProviderChain } from '../src/search/providers/provider-chain';
 import { distinctHits } from '../src/search/search-candidates';
+import { urlKey } from '../src/url/normalize-url';
 import { withAppFailures } from './app-failure';
 import { admittedBy } from './search';
 
@@ -20,6 +25,8 @@ export interface AgentActivityDeps {
   db: Db;
   providers: ProviderChain;
   gate: PublicUrlGate;
+  /** Present when this worker has an LLM configured. */
+  llm?: LlmClient;
 }
 
 /** Time the search step gives the provider chain. */
@@ -30,6 +37,17 @@ export interface AgentSearchInput {
   teamId: string;
   seq: number;
   query: string;
+  /** The step's name in the run (and of its charge): `search`, or `search:<turn>` in the model's loop. */
+  key: string;
+}
+
+export interface AgentTurnInput {
+  jobId: string;
+  teamId: string;
+  seq: number;
+  turn: number;
+  prompt: string;
+  schema?: JsonSchema;
 }
 
 export interface AgentSearchResult {
@@ -43,6 +61,8 @@ export interface FinishAgentInput {
   status: 'completed' | 'failed' | 'cancelled';
   /** Stored pages, in the order they were read. */
   pageIds: string[];
+  /** The model's answer (already checked against the schema), instead of the pages' merged extractions. */
+  answer?: unknown;
   schema?: JsonSchema;
   creditsUsed: number;
   error?: { code: string; message: string };
@@ -50,6 +70,19 @@ export interface FinishAgentInput {
 
 /** The agent's own steps (a scrape and its extraction are the page activities every job uses). Each is idempotent. */
 export function createAgentActivities(deps: AgentActivityDeps) {
+  /** The run's steps as the model sees them: searches, pages read, its own choices. */
+  async function observations(jobId: string): Promise<Observation[]> {
+    const steps = await listAgentSteps(deps.db, jobId);
+    const pageIds = steps.flatMap((s) => (s.tool === 'scrape' && (s.result as { pageId?: string }).pageId ? [(s.result as { pageId: string }).pageId] : []));
+    const stored = pageIds.length ? await deps.db.select({ id: pages.id, url: pages.url, markdown: pages.markdown }).from(pages).where(inArray(pages.id, pageIds)) : [];
+    return steps.flatMap((s): Observation[] => {
+      if (s.tool === 'llm') return [{ kind: 'decision', decision: s.result as AgentDecision }];
+      if (s.tool === 'search') return [{ kind: 'search', query: String(s.parameters.query), urls: (s.result as AgentSearchResult).pages.map((p) => p.url) }];
+      const page = s.tool === 'scrape' ? stored.find((p) => p.id === (s.result as { pageId?: string }).pageId) : undefined;
+      return page ? [{ kind: 'page', url: page.url, markdown: page.markdown ?? '' }] : [];
+    });
+  }
+
   return {
     /** Records one step of the trace under its key, once. */
     async recordAgentStep(input: { jobId: string; key: string; step: AgentStep }): Promise<void> {
@@ -63,7 +96,7 @@ export function createAgentActivities(deps: AgentActivityDeps) {
      */
     async searchForAgent(input: AgentSearchInput): Promise<AgentSearchResult> {
       return withAppFailures(async () => {
-        const key = 'search';
+        const { key } = input;
         const done = await findAgentStep(deps.db, input.jobId, key);
         if (done) return done.result as AgentSearchResult;
         const startedAt = new Date().toISOString();
@@ -82,10 +115,47 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         // The step and its charge commit together: a retry finds the step and answers it, uncharged.
         await deps.db.transaction(async (tx) => {
           if (await recordAgentStep(tx, input.jobId, key, step)) {
-            await charge(tx, { teamId: input.teamId, amount: result.credits, operation: 'agent', jobId: input.jobId, idempotencyKey: `agent:${input.jobId}:search` });
+            await charge(tx, { teamId: input.teamId, amount: result.credits, operation: 'agent', jobId: input.jobId, idempotencyKey: `agent:${input.jobId}:${key}` });
           }
         });
         return ((await findAgentStep(deps.db, input.jobId, key)) ?? step).result as AgentSearchResult;
+      });
+    },
+
+    /**
+     * One turn of the model's loop: it sees the request and every step so far (search results,
+     * pages' markdown, its earlier choices) and picks the next. An answer that does not follow the
+     * schema is refused here, never returned as data: the next turn shows the model why. The turn
+     * and its charge are recorded together, so a retry answers the same choice, uncharged.
+     */
+    async agentLlmTurn(input: AgentTurnInput): Promise<AgentDecision & { credits: number }> {
+      return withAppFailures(async () => {
+        const key = `llm:${input.turn}`;
+        const done = await findAgentStep(deps.db, input.jobId, key);
+        if (done) return { ...(done.result as AgentDecision), credits: AGENT_LLM_TURN_CREDITS };
+        if (!deps.llm) throw new AppError('LLM_NOT_CONFIGURED', 'This worker has no LLM configured (LLM_BASE_URL, LLM_MODEL), and the run was planned for one', undefined, { permanent: true });
+        const startedAt = new Date().toISOString();
+        const reply = await deps.llm.json(agentMessages(input.prompt, input.schema, await observations(input.jobId)), { name: 'agent_step', schema: DECISION_SCHEMA }, Context.current().cancellationSignal);
+        let decision = parseDecision(reply.content);
+        if (decision.action === 'scrape') {
+          try {
+            decision = { ...decision, urlKey: urlKey(deps.gate.parse(decision.url).href) };
+          } catch (err) {
+            decision = { action: 'invalid', error: `${decision.url} cannot be read: ${(err as Error).message}` };
+          }
+        }
+        if (decision.action === 'finish' && input.schema) {
+          const validate = compileSchema(input.schema);
+          if (!validate(decision.data)) decision = { action: 'invalid', error: `the data does not follow the schema: ${(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}` };
+        }
+        const step: AgentStep = { seq: input.seq, tool: 'llm', parameters: { turn: input.turn, tokens: reply.tokens }, result: decision, startedAt, finishedAt: new Date().toISOString() };
+        await deps.db.transaction(async (tx) => {
+          if (await recordAgentStep(tx, input.jobId, key, step)) {
+            await charge(tx, { teamId: input.teamId, amount: AGENT_LLM_TURN_CREDITS, operation: 'agent', jobId: input.jobId, idempotencyKey: `agent:${input.jobId}:${key}` });
+          }
+        });
+        const stored = (await findAgentStep(deps.db, input.jobId, key)) ?? step;
+        return { ...(stored.result as AgentDecision), credits: AGENT_LLM_TURN_CREDITS };
       });
     },
 
@@ -101,7 +171,9 @@ export function createAgentActivities(deps: AgentActivityDeps) {
         const ordered = input.pageIds.map((id) => stored.find((p) => p.id === id)).filter((p): p is (typeof stored)[number] => !!p);
         let data: unknown = null;
         let sources: Record<string, string[]> | string[] = ordered.map((p) => p.url);
-        if (input.schema && ordered.length > 0) {
+        if (input.answer !== undefined) {
+          data = input.answer;
+        } else if (input.schema && ordered.length > 0) {
           const rows = await findPageExtractions(deps.db, input.pageIds);
           const parts = ordered
             .map((p) => ({ page: p, row: rows.find((r) => r.pageId === p.id) }))

@@ -18,13 +18,15 @@ export interface AgentRunInput {
   /** How each page is scraped: markdown, plus the json format with the schema when one is given. */
   scrapeOptions: ScrapeOptions;
   browserQueue: string;
+  /** The API has an LLM configured: the model chooses each step (a bounded tool loop). */
+  llm?: boolean;
 }
 
 /** One step of a run as the trace shows it: a tool call with its parameters and result. */
 export interface AgentStep {
   /** Order within the run, given by the workflow. */
   seq: number;
-  tool: 'plan' | 'search' | 'scrape' | 'extract' | 'finish';
+  tool: 'plan' | 'llm' | 'search' | 'scrape' | 'finish';
   parameters: Record<string, unknown>;
   result: unknown;
   startedAt: string;

@@ -32,6 +32,12 @@ export async function findAgentStep(db: Db, jobId: string, key: string): Promise
   return row?.step ?? undefined;
 }
 
+/** A run's steps in order. */
+export async function listAgentSteps(db: Db, jobId: string): Promise<AgentStep[]> {
+  const [row] = await db.execute<{ steps: Record<string, AgentStep> | null }>(sql`select result -> 'steps' as steps from ${jobs} where id = ${jobId}::uuid`);
+  return Object.values(row?.steps ?? {}).sort((a, b) => a.seq - b.seq);
+}
+
 /**
  * Ends a run with what it found, once. A run the API already marked cancelled keeps that status
  * and gains its data.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { agentWorkflow } from '../../../workflows';
+import { AGENT_LLM_TURN_CREDITS } from '../../agent/agent-llm';
 import { stepCeiling, type AgentStep } from '../../agent/agent-run';
 import { cancelAgentRun, listAgentRuns, type AgentResult } from '../../agent/agent-store';
 import { AppError } from '../../errors';
@@ -21,8 +22,8 @@ const AGENT_MAX_URLS = 10;
 const AGENT_RUN_TIMEOUT = '30 minutes';
 /** Runs one list page answers. */
 const LIST_PAGE = 50;
-/** The model a status names: no LLM, the deterministic plan. */
-const MODEL = 'wcs-deterministic';
+/** The model a status names without an LLM: the deterministic plan. */
+const DETERMINISTIC = 'wcs-deterministic';
 
 /**
  * Fields of Firecrawl's agent body this service does not serve, each refused by name (501)
@@ -45,7 +46,7 @@ export const agentRequestSchema = z
     schema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema (type object) the answer follows, filled by the structured-data engine from each page and merged.'),
     maxCredits: z.number().int().min(1).optional().describe('Hard ceiling: a step that could pass it does not run, and the run fails naming it, keeping what it found.'),
     strictConstrainToURLs: z.boolean().optional().describe('Accepted: a run with `urls` never reads other pages.'),
-    model: z.enum(['spark-1-pro', 'spark-1-mini', 'spark-2']).optional().describe(`Accepted; every run uses the deterministic plan (status \`model\`: ${MODEL}).`),
+    model: z.enum(['spark-1-pro', 'spark-1-mini', 'spark-2']).optional().describe(`Accepted; a run uses the configured LLM, or without one the deterministic plan (status \`model\`: ${DETERMINISTIC}).`),
     effort: z.enum(['low', 'medium', 'high']).optional().describe('Accepted; the deterministic plan has one effort.'),
     ...clientTags,
     mode: z.enum(['extract', 'chat']).optional().describe('`extract` (the default) only; `chat` answers 501.'),
@@ -104,6 +105,7 @@ function traceEvents(job: JobRow) {
 
 export function registerV2AgentRoutes(routes: RouteTable, deps: ApiDeps): void {
   const { db, config, temporal } = deps;
+  const model = config.llm?.model ?? DETERMINISTIC;
 
   const requireRun = async (ctx: RouteContext): Promise<JobRow> => {
     const job = await findJob(db, ctx.state.team.teamId, String(ctx.params.id));
@@ -137,11 +139,16 @@ export function registerV2AgentRoutes(routes: RouteTable, deps: ApiDeps): void {
         if (!urls.some((u) => u.urlKey === key)) urls.push({ url: target.href, urlKey: key });
       }
       const schema = body.schema as JsonSchema | undefined;
-      await requireCredits(db, team.teamId, stepCeiling(urls.length > 0 ? 'scrape' : 'search', !!schema), 'This agent run');
+      
+      // With an LLM the model reads the pages' markdown and writes the answer; without, the
+      // structured-data engine fills the schema from each page (the json format).
+      const llm = config.llm !== undefined;
+      const jsonFormat = schema !== undefined && !llm;
       const options = scrapeOptionsSchema.parse({
-        formats: schema ? ['markdown', 'json'] : ['markdown'],
-        ...(schema && { jsonOptions: { schema } }),
+        formats: jsonFormat ? ['markdown', 'json'] : ['markdown'],
+        ...(jsonFormat && { jsonOptions: { schema } }),
       });
+      await requireCredits(db, team.teamId, llm ? AGENT_LLM_TURN_CREDITS : stepCeiling(urls.length > 0 ? 'scrape' : 'search', jsonFormat), 'This agent run');
       const jobId = randomUUID();
       const request = { prompt: body.prompt, ...(body.urls && { urls: body.urls }), ...(schema && { schema }), ...(body.maxCredits !== undefined && { maxCredits: body.maxCredits }), ...(body.origin && { origin: body.origin }), ...(body.integration && { integration: body.integration }) };
       await createJob(db, { id: jobId, teamId: team.teamId, kind: 'agent', url: urls[0]?.url ?? body.prompt.slice(0, 200), options: request, ttlHours: config.JOB_TTL_HOURS });
@@ -161,6 +168,7 @@ export function registerV2AgentRoutes(routes: RouteTable, deps: ApiDeps): void {
             ...(body.maxCredits !== undefined && { maxCredits: body.maxCredits }),
             scrapeOptions: options,
             browserQueue: config.taskQueues.browser,
+            ...(llm && { llm }),
           },
         ],
       });
@@ -185,7 +193,7 @@ export function registerV2AgentRoutes(routes: RouteTable, deps: ApiDeps): void {
         ...(result.data !== undefined && { data: result.data }),
         ...(result.sources !== undefined && { sources: result.sources }),
         ...(job.error && { error: job.error }),
-        model: MODEL,
+        model,
         expiresAt: job.expiresAt.toISOString(),
         creditsUsed: result.creditsUsed ?? 0,
       };
@@ -250,7 +258,7 @@ export function registerV2AgentRoutes(routes: RouteTable, deps: ApiDeps): void {
           ...(options.integration && { integration: options.integration }),
           settings: { hidden: false, starred: false },
           status: row.status === 'scraping' ? 'processing' : row.status,
-          options: { prompt: options.prompt, ...(options.urls && { urls: options.urls }), ...(options.schema !== undefined && { schema: options.schema }), model: MODEL },
+          options: { prompt: options.prompt, ...(options.urls && { urls: options.urls }), ...(options.schema !== undefined && { schema: options.schema }), model },
         };
       });
       const last = page[page.length - 1];
