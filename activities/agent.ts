@@ -14,6 +14,8 @@ import type { JsonSchema } from '../src/json-schema/json-schema';
 import type { LlmClient } from '../src/extract/llm/llm-client';
 import { compileSchema } from '../src/json-schema/schema-validator';
 import type { PublicUrlGate } from '../src/net/public-url-gate';
+import type { GuardedFetcher } from '../src/net/guarded-fetcher';
+import { deliverAgentWebhook, type AgentWebhookEvent } from '../src/agent/agent-webhook';
 import { AppError } from '../src/errors';
 import type { ProviderChain } from '../src/search/providers/provider-chain';
 import { distinctHits } from '../src/search/search-candidates';
@@ -25,6 +27,7 @@ export interface AgentActivityDeps {
   db: Db;
   providers: ProviderChain;
   gate: PublicUrlGate;
+  fetcher: GuardedFetcher;
   /** Present when this worker has an LLM configured. */
   llm?: LlmClient;
 }
@@ -84,6 +87,11 @@ export function createAgentActivities(deps: AgentActivityDeps) {
   }
 
   return {
+    /** Sends one event of the run to its webhook, if it asked for it. */
+    async notifyAgentWebhook(input: { jobId: string; event: AgentWebhookEvent }): Promise<void> {
+      await withAppFailures(() => deliverAgentWebhook(deps.db, deps.fetcher, input.jobId, input.event));
+    },
+
     /** Records one step of the trace under its key, once. */
     async recordAgentStep(input: { jobId: string; key: string; step: AgentStep }): Promise<void> {
       await recordAgentStep(deps.db, input.jobId, input.key, input.step);

@@ -9,6 +9,8 @@ export type { AgentRunInput };
 
 const agent = proxyActivities<AgentActivities>({ startToCloseTimeout: '1 minute', retry: { initialInterval: '1s', maximumAttempts: 5 } });
 // A model turn may think for minutes on a long page.
+// A receiver that keeps failing is given up on after these tries; the run does not wait on it.
+const hooks = proxyActivities<AgentActivities>({ startToCloseTimeout: '30s', retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 6 } });
 const model = proxyActivities<AgentActivities>({ startToCloseTimeout: '10 minutes', retry: { initialInterval: '1s', maximumAttempts: 3 } });
 
 interface Stop {
@@ -40,6 +42,8 @@ export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed
   const ceiling = (next: string, cost: number): Stop => ({ code: 'MAX_CREDITS_REACHED', message: ceilingMessage(input.maxCredits!, spent, next, cost) });
   const finish = (status: 'completed' | 'failed' | 'cancelled', error?: Stop, answer?: unknown) =>
     agent.finishAgentRun({ jobId, status, pageIds, ...(input.schema && { schema: input.schema }), creditsUsed: spent, ...(error && { error }), ...(answer !== undefined && { answer }) });
+
+  const notify = (event: 'started' | 'completed' | 'failed' | 'cancelled') => hooks.notifyAgentWebhook({ jobId, event }).catch(() => undefined);
 
   /** Scrapes one page (and fills the schema from it with the json format); a failure is recorded, not thrown. */
   async function readPage(target: Target): Promise<void> {
@@ -115,6 +119,7 @@ export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed
   try {
     const plan = input.llm ? { model: `up to ${AGENT_LLM_TURNS} turns` } : input.urls.length > 0 ? { read: input.urls.map((t) => t.url) } : { search: input.prompt };
     await record('plan', { seq: ++seq, tool: 'plan', parameters: { prompt: input.prompt, urls: input.urls.map((t) => t.url), schema: input.schema !== undefined, maxCredits: input.maxCredits ?? null }, result: plan, startedAt: new Date().toISOString() });
+    await notify('started');
     if (input.llm) {
       // The model starts from the request's pages, when it gave some.
       await Promise.all(input.urls.slice(0, input.maxCredits === undefined ? undefined : Math.floor(input.maxCredits / stepCeiling('scrape', jsonFormat))).map(readPage));
@@ -122,16 +127,21 @@ export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed
     const { stop, answer } = input.llm ? await modelLoop() : { stop: await planned(), answer: undefined };
     await record('finish', { seq: ++seq, tool: 'finish', parameters: { pages: pageIds.length }, result: stop ? { error: stop } : { creditsUsed: spent }, startedAt: new Date().toISOString() });
     await finish(stop ? 'failed' : 'completed', stop, answer);
+    await notify(stop ? 'failed' : 'completed');
     if (stop) throw ApplicationFailure.create({ type: stop.code, message: stop.message, nonRetryable: true });
     return { creditsUsed: spent };
   } catch (err) {
     if (isCancellation(err)) {
-      await CancellationScope.nonCancellable(() => finish('cancelled', { code: 'CANCELLED', message: 'The agent run was cancelled' }));
+      await CancellationScope.nonCancellable(async () => {
+        await finish('cancelled', { code: 'CANCELLED', message: 'The agent run was cancelled' });
+        await notify('cancelled');
+      });
       throw err;
     }
     if (err instanceof ApplicationFailure && err.nonRetryable) throw err;
     const failure = describeFailure(err);
     await finish('failed', { code: failure.code, message: failure.message });
+    await notify('failed');
     throw ApplicationFailure.create({ type: failure.code, message: failure.message, nonRetryable: true });
   }
 }

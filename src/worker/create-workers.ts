@@ -86,7 +86,7 @@ export async function createWorkers(
   const extract = createExtractActivities({ db: database.db, ...(llm && { llm }) });
   const providers = configuredProviders(config, database.db);
   const search = createSearchActivities({ db: database.db, providers, gate });
-  const agent = createAgentActivities({ db: database.db, providers, gate, ...(llm && { llm }) });
+  const agent = createAgentActivities({ db: database.db, providers, gate, fetcher, ...(llm && { llm }) });
   const robots = new RobotsCache(fetcher, config.USER_AGENT);
   const map = createMapActivities({ db: database.db, fetcher, http, robots, userAgent: config.USER_AGENT });
   const crawl = createCrawlActivities({

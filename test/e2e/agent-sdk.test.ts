@@ -8,6 +8,7 @@ import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixtur
 import { testDatabase } from '../helpers/db';
 import { firecrawl } from '../helpers/firecrawl-cli';
 import { callTool, connectHttpMcp, jsonOf } from '../helpers/mcp-client';
+import { signedByTeam, startHookReceiver, until } from '../helpers/monitors';
 import { testTemporal } from '../helpers/temporal';
 
 /** /v2/agent through firecrawl-js 4.42, unmodified, on the default stack (no LLM). */
@@ -131,15 +132,16 @@ describe('/v2/agent through firecrawl-js 4.42, no LLM', () => {
     expect(charges).toEqual([]);
   });
 
-  it('refuses by name what it does not serve: threads, chat mode, webhooks', async () => {
+  it('refuses by name what it does not serve: threads, chat mode, the exchange', async () => {
     const chat = await refusal(sdk().startAgent({ prompt: 'hello', mode: 'chat' }));
     expect(chat.status).toBe(501);
     expect(chat.message).toContain('`mode`');
     const thread = await refusal(sdk().startAgent({ prompt: 'hello', threadId: 'abc' }));
     expect(thread.status).toBe(501);
     expect(thread.message).toContain('`threadId`');
-    const hook = await refusal(sdk().startAgent({ prompt: 'hello', webhook: 'https://example.org/hook' }));
-    expect(hook.status).toBe(501);
+    const exchange = await refusal(sdk().startAgent({ prompt: 'hello', exchange: { enabled: true } }));
+    expect(exchange.status).toBe(501);
+    expect(exchange.message).toContain('`exchange`');
   });
 
   it('firecrawl-cli 1.23: `firecrawl agent "<prompt>" --urls … --schema … --wait` prints the data', async () => {
@@ -158,6 +160,21 @@ describe('/v2/agent through firecrawl-js 4.42, no LLM', () => {
       expect(refused.isError).toBe(true);
     } finally {
       await mcp.close();
+    }
+  });
+
+  it('posts the run’s events to its webhook, signed, with the data and the caller’s metadata', async () => {
+    const hooks = await startHookReceiver(inject('siteHosts')[1]!);
+    try {
+      const { id } = await sdk().startAgent({ prompt: 'the kettle', urls: [at('/kettle')], schema: PRODUCT_SCHEMA, webhook: { url: hooks.url, metadata: { order: '42' }, events: ['started', 'completed'] } });
+      await until(() => hooks.received.length >= 2, 'the started and completed events', 30_000);
+      expect(hooks.received.map((h) => h.parsed)).toEqual([
+        { success: true, type: 'agent.started', id, metadata: { order: '42' } },
+        { success: true, type: 'agent.completed', id, data: { sku: 'CK-4411', price: 64.5, brand: 'Harrow & Vale' }, creditsUsed: 5, metadata: { order: '42' } },
+      ]);
+      for (const hook of hooks.received) expect(await signedByTeam(hook)).toBe(true);
+    } finally {
+      await hooks.close();
     }
   });
 });

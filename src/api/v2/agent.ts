@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { agentWorkflow } from '../../../workflows';
 import { AGENT_LLM_TURN_CREDITS } from '../../agent/agent-llm';
 import { stepCeiling, type AgentStep } from '../../agent/agent-run';
+import { agentWebhookOf, agentWebhookSchema } from '../../agent/agent-webhook';
 import { cancelAgentRun, listAgentRuns, type AgentResult } from '../../agent/agent-store';
 import { AppError } from '../../errors';
 import type { JsonSchema } from '../../json-schema/json-schema';
@@ -34,7 +35,6 @@ const UNSERVED = {
   threadId: 'agent threads (continuing a conversation)',
   mode: 'the chat mode',
   exchange: 'the tool exchange',
-  webhook: 'agent webhooks',
   threatProtection: 'threat protection',
   auditMetadata: 'audit metadata',
 } as const;
@@ -52,7 +52,7 @@ export const agentRequestSchema = z
     mode: z.enum(['extract', 'chat']).optional().describe('`extract` (the default) only; `chat` answers 501.'),
     threadId: z.unknown().optional().describe('Not served: 501.'),
     exchange: z.unknown().optional().describe('Not served: 501.'),
-    webhook: z.unknown().optional().describe('Not served: 501.'),
+    webhook: agentWebhookSchema.optional(),
     threatProtection: z.unknown().optional().describe('Not served: 501.'),
     auditMetadata: z.unknown().optional().describe('Not served: 501.'),
   })
@@ -127,7 +127,7 @@ export function registerV2AgentRoutes(routes: RouteTable, deps: ApiDeps): void {
       200: { description: 'The run started', schema: z.object({ success: z.literal(true), id: z.string() }) },
       402: { description: 'Not enough credits for the first step (INSUFFICIENT_CREDITS)' },
       403: { description: 'Not a public http(s) URL (URL_BLOCKED)' },
-      501: { description: 'A field this agent does not serve (threadId, mode chat, exchange, webhook, threatProtection, auditMetadata): NOT_IMPLEMENTED naming it' },
+      501: { description: 'A field this agent does not serve (threadId, mode chat, exchange, threatProtection, auditMetadata): NOT_IMPLEMENTED naming it' },
     },
     handler: async (ctx, { body }) => {
       refuseUnserved(body);
@@ -139,6 +139,7 @@ export function registerV2AgentRoutes(routes: RouteTable, deps: ApiDeps): void {
         if (!urls.some((u) => u.urlKey === key)) urls.push({ url: target.href, urlKey: key });
       }
       const schema = body.schema as JsonSchema | undefined;
+      if (body.webhook) await checkTarget(deps.gate, agentWebhookOf(body.webhook).url);
       
       // With an LLM the model reads the pages' markdown and writes the answer; without, the
       // structured-data engine fills the schema from each page (the json format).
@@ -150,7 +151,7 @@ export function registerV2AgentRoutes(routes: RouteTable, deps: ApiDeps): void {
       });
       await requireCredits(db, team.teamId, llm ? AGENT_LLM_TURN_CREDITS : stepCeiling(urls.length > 0 ? 'scrape' : 'search', jsonFormat), 'This agent run');
       const jobId = randomUUID();
-      const request = { prompt: body.prompt, ...(body.urls && { urls: body.urls }), ...(schema && { schema }), ...(body.maxCredits !== undefined && { maxCredits: body.maxCredits }), ...(body.origin && { origin: body.origin }), ...(body.integration && { integration: body.integration }) };
+      const request = { prompt: body.prompt, ...(body.urls && { urls: body.urls }), ...(schema && { schema }), ...(body.maxCredits !== undefined && { maxCredits: body.maxCredits }), ...(body.origin && { origin: body.origin }), ...(body.integration && { integration: body.integration }), ...(body.webhook && { webhook: agentWebhookOf(body.webhook) }) };
       await createJob(db, { id: jobId, teamId: team.teamId, kind: 'agent', url: urls[0]?.url ?? body.prompt.slice(0, 200), options: request, ttlHours: config.JOB_TTL_HOURS });
       await temporal.workflow.start(agentWorkflow, {
         taskQueue: config.taskQueues.http,
