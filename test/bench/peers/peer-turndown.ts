@@ -1,6 +1,6 @@
 import { highlightedCodeBlock, strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
-import { gfmTables } from '../../../src/scrape/html/gfm-tables';
+import { gfmTables } from './turndown-gfm-tables';
 
 /**
  * The markdown converter the crawl peers use: turndown with the same GFM rules as ours (Joplin's,
