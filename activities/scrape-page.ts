@@ -88,7 +88,7 @@ export function createHttpScrapeActivity(deps: HttpScrapeActivityDeps) {
         const prefetched = info.attempt === 1 ? deps.prefetched?.(task.jobId, cancellationSignal) : undefined;
         const reused = prefetched ? null : await reuse(deps.db, task, variant);
         if (reused) return reused;
-        const result = await (prefetched ?? deps.http.scrape(task.url, task.options, task.deadline, cancellationSignal));
+        const result = await (prefetched ?? deps.http.scrape(task.url, task.options, task.deadline, cancellationSignal, { fairnessKey: task.teamId }));
         if (result.kind === 'needs-browser') return result;
         const stored = await store(deps.db, task, result.page, variant, waited);
         row = stored.row;
@@ -113,7 +113,7 @@ export function createScrapeActivities(deps: ScrapeActivityDeps) {
           const reused = await reuse(deps.db, task, variant);
           if (reused) return reused;
           const save = deps.screenshots.saverFor({ teamId: task.teamId, jobId: task.jobId });
-          const page = await deps.browser().scrape(task.url, task.options, task.deadline, Context.current().cancellationSignal, save);
+          const page = await deps.browser().scrape(task.url, task.options, task.deadline, Context.current().cancellationSignal, save, { fairnessKey: task.teamId });
           return (await store(deps.db, task, page, variant)).outcome;
         }),
       );

@@ -38,6 +38,17 @@ export interface ErrorDetail {
   message: string;
 }
 
+/**
+ * A scrape that outlived its client's `timeout` and goes on (408 SCRAPE_TIMEOUT, in Firecrawl's
+ * shape): the same request sent again after `retryAfterSeconds` gets its document.
+ */
+export interface ContinuingDetails {
+  state: 'processing_continues';
+  retryAfterSeconds: number;
+  /** The job the same request will be answered from. */
+  scrapeId: string;
+}
+
 /** A failure with a documented code; anything else that escapes is an INTERNAL_ERROR. */
 export class AppError extends Error {
   readonly status: number;
@@ -49,7 +60,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details?: ErrorDetail[],
+    readonly details?: ErrorDetail[] | ContinuingDetails,
     options?: { cause?: unknown; permanent?: boolean; retryAfterSeconds?: number },
   ) {
     super(message, options);

@@ -15,6 +15,8 @@ export interface AuthenticatedTeam {
   teamId: string;
   teamName: string;
   keyPrefix: string;
+  /** The operator's pagesInFlight for the team (`wcs limits`), read with the key; absent: the deployment's default. */
+  pagesInFlight?: number;
 }
 
 /** Creates a key for the team and returns it; this is the only time the secret exists in full. */

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/env';
 import { connectDatabase, type Db } from '../db/client';
 import { ScrapeAdmission } from '../limits/scrape-admission';
+import { QueueBacklog } from '../temporal/queue-backlog';
 import { PublicUrlGate } from '../net/public-url-gate';
 import { createImageStore } from '../screenshots/create-image-store';
 import { ScreenshotStore } from '../screenshots/screenshot-store';
@@ -23,7 +24,7 @@ export interface ApiDeps {
   /** Refuses scrapes and screenshots while the deployment is saturated. */
   admission: ScrapeAdmission;
   /** This process's own scrape worker (EAGER_SCRAPES), which runs the scrapes it starts eagerly. */
-  scrapeWorker?: Pick<ApiScrapeWorker, 'eagerClient' | 'hasRun' | 'finishedScrapes' | 'prefetch'>;
+  scrapeWorker?: Pick<ApiScrapeWorker, 'eagerClient' | 'hasRun' | 'hasRoom' | 'finishedScrapes' | 'prefetch'>;
   /** The Temporal SDK's exporter for that worker, whose series /metrics appends. */
   temporalMetricsUrl?: string | undefined;
 }
@@ -47,7 +48,8 @@ export function openApiDeps(config: Config, logger: Logger, options: ApiProcessO
   const temporal = createApiTemporalClient(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, clientTracingInterceptors(!!config.OTEL_EXPORTER_OTLP_ENDPOINT));
   const images = createImageStore(config);
   const screenshots = new ScreenshotStore(database.db, images, { publicUrl: config.PUBLIC_URL, ttlSeconds: config.SCREENSHOT_TTL_SECONDS });
-  const admission = new ScrapeAdmission(database.db, config.MAX_SCRAPES_IN_FLIGHT, { targetDelayMs: config.SCRAPE_LOOP_DELAY_MS, targetBusyPercent: config.SCRAPE_LOOP_BUSY_PERCENT }, logger);
+  const backlog = new QueueBacklog(temporal, config.TEMPORAL_NAMESPACE, config.taskQueues.scrape, logger);
+  const admission = new ScrapeAdmission(database.db, config.MAX_QUEUED_SCRAPES, backlog, config.TEAM_PAGES_IN_FLIGHT, logger);
   const scrapeWorker = options.scrapeWorker ? new ApiScrapeWorker({ config, logger, tracing: options.tracing }) : undefined;
   return {
     deps: { config, db: database.db, temporal, gate: new PublicUrlGate(config.ALLOW_PRIVATE_HOSTS), logger, screenshots, admission, ...(scrapeWorker && { scrapeWorker, temporalMetricsUrl: options.temporalMetricsUrl }) },

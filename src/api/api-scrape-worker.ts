@@ -20,6 +20,12 @@ import { PrefetchedPages, type Prefetch } from './prefetched-pages';
  */
 const SHUTDOWN_GRACE = '10s';
 
+/**
+ * Scrapes the worker runs at once below which a new start is likely to run here eagerly: under
+ * the SDK's 40 workflow task slots, with room for those the worker took from the queue meanwhile.
+ */
+const EAGER_ROOM = 32;
+
 /** Wait before running again after the worker stopped on its own; doubles up to the cap. */
 const RESTART_DELAY_MS = { initial: 1_000, max: 30_000 };
 
@@ -47,6 +53,16 @@ export interface ApiScrapeWorkerDeps {
 export class ApiScrapeWorker {
   /** A client on the worker's connection, set while the worker runs. */
   private client: Client | undefined;
+  /** The worker itself, set while it runs. */
+  private worker: Worker | undefined;
+  /**
+   * Whether a scrape started now would likely run here: the worker runs and has free slots. A
+   * page fetched ahead for a start that then went through the queue would be fetched twice.
+   */
+  get hasRoom(): boolean {
+    return !!this.worker && this.worker.getStatus().numInFlightLocalActivities < EAGER_ROOM;
+  }
+
   /** Whether the worker has run at all: until then the API is not ready (/readyz). */
   private ran = false;
   private readonly stopping = new AbortController();
@@ -70,9 +86,9 @@ export class ApiScrapeWorker {
    * Begins fetching and processing a scrape's page while its workflow starts, for this worker's
    * local activity to take over (PrefetchedPages); undefined while the worker is not running.
    */
-  prefetch(jobId: string, url: string, options: ScrapeOptions, deadline: number): Prefetch | undefined {
+  prefetch(jobId: string, teamId: string, url: string, options: ScrapeOptions, deadline: number): Prefetch | undefined {
     const http = this.http;
-    return http && this.prefetchedPages.start(jobId, (signal) => http.scrape(url, options, deadline, signal));
+    return http && this.prefetchedPages.start(jobId, (signal) => http.scrape(url, options, deadline, signal, { fairnessKey: teamId }));
   }
 
   /** Whether the worker has been running since start(), even if it is being built again now. */
@@ -118,6 +134,7 @@ export class ApiScrapeWorker {
             const interceptors = clientTracingInterceptors(!!this.deps.tracing);
             this.client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, ...(interceptors && { interceptors }) });
             this.http = scraping.http;
+            this.worker = worker;
             this.ran = true;
             logger.info({ taskQueue: config.taskQueues.scrape }, 'api scrape worker running: scrapes start eagerly here');
             delay = RESTART_DELAY_MS.initial;
@@ -125,6 +142,7 @@ export class ApiScrapeWorker {
             await worker.runUntil(stopRequested);
           } finally {
             this.client = undefined;
+            this.worker = undefined;
             this.http = undefined;
             await connection.close();
           }

@@ -12,6 +12,7 @@ import type { ScrapeOptions } from '../scrape/scrape-options';
 import { urlKey } from '../url/normalize-url';
 import type { ApiDeps } from './api-deps';
 import { checkTarget, requireCredits } from './preflight';
+import { teamPriority } from '../limits/team-priority';
 
 /** Time an extract job may run: its pages, then the engines (an LLM may take minutes per page). */
 const EXTRACT_RUN_TIMEOUT = '2 hours';
@@ -78,6 +79,7 @@ export async function startExtract(
   await deps.temporal.workflow.start(extractWorkflow, {
     taskQueue: deps.config.taskQueues.http,
     workflowId: `extract-${jobId}`,
+    priority: teamPriority(team, deps.config.TEAM_PAGES_IN_FLIGHT),
     workflowExecutionTimeout: EXTRACT_RUN_TIMEOUT,
     args: [
       {

@@ -9,6 +9,7 @@ import { createJob } from '../jobs/job-store';
 import { awaitWorkflowResult } from '../temporal/await-result';
 import type { ApiDeps } from './api-deps';
 import { checkTarget, requireCredits } from './preflight';
+import { teamPriority } from '../limits/team-priority';
 
 const DEFAULT_MAP_TIMEOUT_MS = 60_000;
 
@@ -22,6 +23,7 @@ export async function runMap(deps: ApiDeps, team: AuthenticatedTeam, options: Ma
   const run = deps.temporal.workflow.execute(mapWorkflow, {
     taskQueue: deps.config.taskQueues.http,
     workflowId: `map-${jobId}`,
+    priority: teamPriority(team, deps.config.TEAM_PAGES_IN_FLIGHT),
     args: [{ jobId, timeoutMs }],
     workflowExecutionTimeout: timeoutMs * 2 + 30_000,
   });

@@ -17,6 +17,9 @@ import { browserRequiredBy } from '../scrape/engine-choice';
 import type { ScrapeOptions } from '../scrape/scrape-options';
 import { awaitWorkflowResult } from '../temporal/await-result';
 import { urlKey } from '../url/normalize-url';
+import { findResumable, markResumable } from '../jobs/resumable-scrapes';
+import { continuingError, isContinuing } from './continuing';
+import { singlePageBudgetMs } from '../scrape/page-budget';
 import type { ApiDeps } from './api-deps';
 import { checkTarget, requireCredits } from './preflight';
 import type { Prefetch } from './prefetched-pages';
@@ -24,7 +27,7 @@ import { startScrapeWorkflow } from './start-scrape';
 
 const scrapeAnswers = new Counter({
   name: `${METRIC_PREFIX}scrape_answers_total`,
-  help: "Scrapes this API answered, by where it learnt the page was stored: its own scrape worker, as the page was committed (here), or the workflow's result through Temporal (workflow).",
+  help: "Scrapes this API answered, by where it learnt the page was stored: its own scrape worker, as the page was committed (here), the workflow's result through Temporal (workflow), or an earlier identical request's scrape after a 408 (resumed).",
   labelNames: ['from'] as const,
   registers: [metrics],
 });
@@ -32,59 +35,73 @@ const scrapeAnswers = new Counter({
 /**
  * Begins the page's fetch while the workflow starts, for this process's scrape worker to take
  * over (PrefetchedPages), when its first activity would fetch over plain HTTP: not for a browser
- * render, nor when a stored copy answers (`maxAge`). The activity that takes the fetch over does
- * not look for a copy again; on a hit there is no fetch here, and the activity finds the copy.
+ * render, nor when a stored copy answers (`maxAge`), nor when the worker is full (the start would
+ * go through the queue to another worker, and the page would be fetched twice). The activity that
+ * takes the fetch over does not look for a copy again; on a hit there is no fetch here, and the
+ * activity finds the copy.
  */
-async function fetchAhead(deps: ApiDeps, task: Pick<PageTask, 'jobId' | 'url' | 'urlKey' | 'options' | 'operation'>): Promise<Prefetch | undefined> {
+async function fetchAhead(deps: ApiDeps, task: Pick<PageTask, 'jobId' | 'teamId' | 'url' | 'urlKey' | 'options' | 'operation'>): Promise<Prefetch | undefined> {
   const worker = deps.scrapeWorker;
-  if (!worker?.eagerClient || browserRequiredBy(task.options)) return undefined;
+  if (!worker?.eagerClient || !worker.hasRoom || browserRequiredBy(task.options)) return undefined;
   // Only a speed-up: should the lookup fail, the activity looks for a copy and fetches itself.
   const cached = await findCachedCopy(deps.db, task, contentVariant(task.options)).catch(() => 'unknown' as const);
   if (cached) return undefined;
-  return worker.prefetch(task.jobId, task.url, task.options, Date.now() + task.options.timeout);
+  return worker.prefetch(task.jobId, task.teamId, task.url, task.options, Date.now() + singlePageBudgetMs(task.options.timeout));
 }
 
 /** LLM requests a json-format scrape may wait for: schema inference, the answer and its repair. */
 const JSON_LLM_REQUESTS = 3;
 
+/** How a scrape's request is known again when it is sent once more (resumeKeyOf of its route and body). */
+export interface ScrapeRequest {
+  team: AuthenticatedTeam;
+  url: string;
+  options: ScrapeOptions;
+  clientGone: AbortSignal;
+  /** What the job row keeps (the options by default; v2 adds how to show the page). */
+  jobOptions?: unknown;
+  /** resumeKeyOf(route, body): the same request sent after a 408 gets the same job's page. */
+  resumeKey: string;
+}
+
 /**
  * One URL through a short scrape workflow (`scrape-<jobId>`), waited on; answers the stored
- * page. Shared by /v1/scrape and /v2/scrape. `jobOptions` is what the job row keeps (the
- * options by default; v2 adds how to show the page). `ticket` is the request's place
+ * page. Shared by /v1/scrape and /v2/scrape. `ticket` is the request's place
  * (RouteSpec.admission), made the team's here before any other work.
+ *
+ * The workflow waits its turn in the scrape queue, its team the fairness key. Should the page not
+ * be ready within the request's `timeout`, the answer is 408 with `processing_continues` and the
+ * work goes on (its page budget); the same request sent again within RESUME_WINDOW_MS waits for
+ * that job instead of starting another, so the page is fetched and charged once.
  */
-export async function runScrape(
-  deps: ApiDeps,
-  ticket: AdmissionTicket,
-  team: AuthenticatedTeam,
-  url: string,
-  options: ScrapeOptions,
-  clientGone: AbortSignal,
-  jobOptions: unknown = options,
-): Promise<PageRow> {
+export async function runScrape(deps: ApiDeps, ticket: AdmissionTicket, r: ScrapeRequest): Promise<PageRow> {
+  const { team, url, options } = r;
   if (options.jsonOptions) requireLlmForPromptOnly(options.jsonOptions, deps.config.llm);
   const llmMs = options.formats.includes('json') && deps.config.llm ? deps.config.llm.timeoutMs * JSON_LLM_REQUESTS : 0;
-  // First: a team at its own limit is refused before any other work (no DNS, no balance read).
-  ticket.admit(team.teamId);
+  // First: a team at its own limit, or a queue whose wait passes the timeout, is refused before any other work.
+  const priority = ticket.admit(team, options.timeout);
   const needed = pageCredits({
     renderer: browserRequiredBy(options) ? 'browser' : 'http',
     screenshot: options.formats.some((f) => f.startsWith('screenshot')),
     json: options.formats.includes('json'),
   });
-  // The host's DNS lookup, the balance read and the job row's write overlap (one round trip
-  // less on every scrape); a refused scrape's row goes again. A refused URL is still the answer
-  // when both checks fail.
+  // The host's DNS lookup, the balance read, the job row's write and the look for a scrape this
+  // request left running overlap (one round trip on every scrape); a refused or resumed
+  // scrape's row goes again. A refused URL is still the answer when both checks fail.
   const jobId = randomUUID();
-  const [checked, credited, created] = await Promise.allSettled([
+  const [checked, credited, created, resumable] = await Promise.allSettled([
     checkTarget(deps.gate, url),
     requireCredits(deps.db, team.teamId, needed, 'This scrape'),
-    createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: jobOptions, ttlHours: deps.config.JOB_TTL_HOURS }),
+    createJob(deps.db, { id: jobId, teamId: team.teamId, kind: 'scrape', url, options: r.jobOptions ?? options, ttlHours: deps.config.JOB_TTL_HOURS }),
+    findResumable(deps.db, team.teamId, r.resumeKey),
   ]);
-  const refused = [checked, credited].find((r) => r.status === 'rejected');
-  if (refused) {
-    // The refusal stays the answer: a row left behind has no workflow, and the reconciler fails it.
-    if (created.status === 'fulfilled') await discardJob(deps.db, jobId).catch((err: unknown) => deps.logger.warn({ err, jobId }, "a refused scrape's job row could not be removed"));
-    throw refused.reason;
+  const resumed = resumable.status === 'fulfilled' ? resumable.value : undefined;
+  const refused = resumed ? undefined : [checked, credited].find((x) => x.status === 'rejected');
+  if (refused || resumed) {
+    // A row left behind has no workflow, and the reconciler fails it.
+    if (created.status === 'fulfilled') await discardJob(deps.db, jobId).catch((err: unknown) => deps.logger.warn({ err, jobId }, "a scrape's unused job row could not be removed"));
+    if (refused) throw refused.reason;
+    return resumeScrape(deps, resumed!, options.timeout + llmMs);
   }
   if (created.status === 'rejected') throw created.reason;
   const target = (checked as PromiseFulfilledResult<URL>).value;
@@ -100,28 +117,54 @@ export async function runScrape(
     await startScrapeWorkflow(deps, {
       taskQueue: deps.config.taskQueues.scrape,
       workflowId,
-      workflowExecutionTimeout: options.timeout * 3 + 60_000 + llmMs,
+      priority,
+      workflowExecutionTimeout: singlePageBudgetMs(options.timeout) * 3 + 60_000 + llmMs,
       // The page fetch is a local activity inside a workflow task, which learns of a cancel (its
       // client gave up) only when the task heartbeats, at 80% of this timeout (10 s by default).
       workflowTaskTimeout: '4s',
       args: [{ task, browserQueue: deps.config.taskQueues.browser }],
     });
-    const run = deps.temporal.workflow
-      .getHandle<typeof scrapeWorkflow>(workflowId)
-      .result()
-      .then(({ pageId }) => ({ pageId, row: undefined, from: 'workflow' as const }));
+    const run = workflowPage(deps, jobId);
     const storedHere = here?.stored.then(({ pageId, row }) => ({ pageId, row, from: 'here' as const }));
-    const outcome = await awaitWorkflowResult(storedHere ? Promise.race([run, storedHere]) : run, options.timeout + llmMs, 'scrape', {
-      clientGone,
-      cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel(),
+    const outcome = await awaitWorkflowResult(
+      storedHere ? Promise.race([run, storedHere]) : run,
+      options.timeout + llmMs,
+      'scrape',
+      { clientGone: r.clientGone, cancel: () => deps.temporal.workflow.getHandle(workflowId).cancel() },
+      { atTimeout: () => continuingError(deps, jobId, options.timeout + llmMs) },
+    ).catch(async (err: unknown) => {
+      if (isContinuing(err)) await markResumable(deps.db, jobId, r.resumeKey);
+      throw err;
     });
     scrapeAnswers.inc({ from: outcome.from });
-    // Stored here, the row came with the news; otherwise it is read.
-    if (outcome.row) return outcome.row;
-    const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, outcome.pageId));
-    return row!;
+    return await pageOf(deps, outcome);
   } finally {
     here?.release();
     fetching?.release();
   }
+}
+
+/** The outcome of the scrape workflow of `jobId`, as Temporal hands it back (running or closed). */
+function workflowPage(deps: ApiDeps, jobId: string) {
+  return deps.temporal.workflow
+    .getHandle<typeof scrapeWorkflow>(`scrape-${jobId}`)
+    .result()
+    .then(({ pageId }) => ({ pageId, row: undefined as PageRow | undefined, from: 'workflow' as const }));
+}
+
+/** The stored page an outcome names: the row itself when it came with the news, else read. */
+async function pageOf(deps: ApiDeps, outcome: { pageId: string; row: PageRow | undefined }): Promise<PageRow> {
+  if (outcome.row) return outcome.row;
+  const [row] = await deps.db.select(pageColumns).from(pages).where(eq(pages.id, outcome.pageId));
+  return row!;
+}
+
+/**
+ * Waits for the scrape an earlier, identical request left running or finished (the SDK's resume
+ * after a 408). Its workflow is not this request's to cancel: a client that goes away leaves it.
+ */
+async function resumeScrape(deps: ApiDeps, jobId: string, timeoutMs: number): Promise<PageRow> {
+  const outcome = await awaitWorkflowResult(workflowPage(deps, jobId), timeoutMs, 'scrape', undefined, { atTimeout: () => continuingError(deps, jobId, timeoutMs) });
+  scrapeAnswers.inc({ from: 'resumed' });
+  return pageOf(deps, outcome);
 }

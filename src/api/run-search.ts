@@ -12,6 +12,7 @@ import type { SearchOptions } from '../search/search-options';
 import { awaitWorkflowResult } from '../temporal/await-result';
 import type { ApiDeps } from './api-deps';
 import { requireCredits } from './preflight';
+import { teamPriority } from '../limits/team-priority';
 
 /** One returned result: the provider's view, and the scraped page when formats were asked for. */
 export interface RankedResult {
@@ -57,6 +58,7 @@ export async function runSearch(deps: ApiDeps, team: AuthenticatedTeam, options:
   const run = deps.temporal.workflow.execute(searchWorkflow, {
     taskQueue: deps.config.taskQueues.http,
     workflowId: `search-${jobId}`,
+    priority: teamPriority(team, deps.config.TEAM_PAGES_IN_FLIGHT),
     staticSummary: `search: ${options.query.slice(0, 200)}`,
     workflowExecutionTimeout: options.timeout + 60_000,
     args: [{ jobId, teamId: team.teamId, options, acceptedAt, browserQueue: deps.config.taskQueues.browser }],

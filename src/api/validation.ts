@@ -1,8 +1,11 @@
 import type { z } from 'zod';
 import { AppError, type ErrorDetail } from '../errors';
 
+const atRoot = (branch: readonly z.core.$ZodIssue[]): boolean => branch.length === 1 && branch[0]!.path.length === 0;
 /** Whether a union option's issues only say the input is of another kind (a string where it wants an object). */
-const wrongKind = (branch: readonly z.core.$ZodIssue[]): boolean => branch.length === 1 && branch[0]!.code === 'invalid_type' && branch[0]!.path.length === 0;
+const wrongKind = (branch: readonly z.core.$ZodIssue[]): boolean => atRoot(branch) && branch[0]!.code === 'invalid_type';
+/** An enum refuses an object as it refuses an unknown name, with one issue about the whole input. */
+const notAMember = (branch: readonly z.core.$ZodIssue[]): boolean => atRoot(branch) && branch[0]!.code === 'invalid_value';
 
 /**
  * zod issues as `details`, one entry per offending field (each unknown key its own). A union
@@ -17,7 +20,10 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix: rea
     }
     if (issue.code === 'invalid_union') {
       const sameKind = issue.errors.filter((branch) => !wrongKind(branch));
+      // An option that looked inside the input (an object format's fields) says more than an enum's "not one of".
+      const inside = sameKind.filter((branch) => !notAMember(branch));
       if (sameKind.length === 1) return issuesToDetails(sameKind[0]!, path);
+      if (inside.length === 1) return issuesToDetails(inside[0]!, path);
     }
     return [{ path: path.map(String).join('.'), message: issue.message }];
   });

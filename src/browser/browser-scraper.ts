@@ -12,9 +12,11 @@ import type { CaptureViewport, ScreenshotDetails } from '../db/screenshot-detail
 import type { CapturedImage } from './captured-image';
 import { isAdHost } from './ad-hosts';
 import type { BrowserPool } from './browser-pool';
+import { readBranding } from './branding';
 import { capturePage, type CaptureRequest } from './capture';
 import { NetworkActivity } from './network-activity';
 import { runActions } from './run-actions';
+import type { ProcessingTurn } from '../scrape/process/thread-slots';
 
 /** Upper bound on waiting for the network to go quiet after `load`. */
 const NETWORK_QUIET_MAX_MS = 5_000;
@@ -116,9 +118,9 @@ export class BrowserScraper {
 
   /**
    * Renders a page, runs its actions, takes the screenshot format, and reads the content.
-   * `background`: a crawl's page, whose processing yields to pages a client waits on.
+   * `turn`: whose turn its processing waits for (a crawl's page yields to pages a client waits on; teams take turns).
    */
-  async scrape(url: string, options: ScrapeOptions, deadline: number, cancel: AbortSignal | undefined, save: SaveImage, background = false): Promise<ScrapedPage> {
+  async scrape(url: string, options: ScrapeOptions, deadline: number, cancel: AbortSignal | undefined, save: SaveImage, turn: ProcessingTurn = {}): Promise<ScrapedPage> {
     return this.open(url, setupOf(options), deadline, cancel, async ({ page, response, network, timing, remainingMs }) => {
       const limits = { maxHeight: this.config.maxCaptureHeight, remainingMs, network };
       let started = performance.now();
@@ -130,6 +132,7 @@ export class BrowserScraper {
       const quality = options.screenshot?.quality;
       const format = quality === undefined ? { format: 'png' as const } : { format: 'jpeg' as const, quality };
       const capture = shot ? await capturePage(page, { ...format, fullPage: shot === 'screenshot@fullPage' }, limits) : undefined;
+      const branding = options.branding ? await readBranding(page) : undefined;
       const captureMs = Math.round(performance.now() - started);
 
       const contentType = response?.headers()['content-type'] ?? 'text/html';
@@ -140,7 +143,7 @@ export class BrowserScraper {
         deadline,
         ...(cancel && { cancel }),
         fetchMs: timing.navigationMs + timing.waitMs + (actions ? actionsMs : 0) + captureMs,
-        background,
+        turn,
       });
       const warning = joinWarnings(content.warning, capture?.warning);
       return {
@@ -150,6 +153,7 @@ export class BrowserScraper {
         renderer: 'browser',
         content: { ...content, ...(warning && { warning }) },
         ...(capture && { screenshot: await save(capture.image) }),
+        ...(branding && { branding }),
         ...(actions && {
           actions: { screenshots: await Promise.all(actions.images.map(save)), scrapes: actions.scrapes, javascriptReturns: actions.javascriptReturns },
         }),

@@ -147,22 +147,11 @@ const envSchema = z
      */
     TEAM_PAGES_IN_FLIGHT: int(16, 1),
     /**
-     * Single-page jobs (scrapes, screenshots) in flight across the deployment before new ones are
-     * refused with 503 and `Retry-After`; size it to what the workers finish in about a second.
-     * 0 disables the check.
+     * Scrapes and screenshots accepted and not yet finished across the deployment (queued in
+     * Temporal or running) past which new ones are refused with 503 and a `Retry-After` from the
+     * rate they finish at: the bound of the queue, so a flood cannot grow it without end. 0: no bound.
      */
-    MAX_SCRAPES_IN_FLIGHT: int(32),
-    /**
-     * An API replica's event-loop delay (ms) past which it holds fewer scrapes and screenshots at
-     * once (an adaptive limit under MAX_SCRAPES_IN_FLIGHT), so its own refusals stay fast; 0: off.
-     */
-    SCRAPE_LOOP_DELAY_MS: int(60),
-    /**
-     * Share of the time, in percent, an API replica's event loop may be busy before it holds
-     * fewer scrapes and screenshots at once (the same adaptive limit), so requests do not queue
-     * behind its work; 0: off.
-     */
-    SCRAPE_LOOP_BUSY_PERCENT: int(85).refine((p) => p <= 100, 'must be a percentage (0-100)'),
+    MAX_QUEUED_SCRAPES: int(1000),
     /** Hours a job's results stay readable. */
     JOB_TTL_HOURS: int(24, 1),
     /** pino log level. */

@@ -20,6 +20,7 @@ import { enqueue, failPage, requeuePage, type Candidate, type ClaimedPage } from
 import { nextAttemptDelay, parseRetryAfter } from './retry-policy';
 import type { RobotsCache } from './robots';
 import { webhookEventStatement } from './webhooks/webhook-events';
+import type { ProcessingTurn } from '../scrape/process/thread-slots';
 
 export interface CrawlPageDeps {
   db: Db;
@@ -50,8 +51,8 @@ export type FetchedPage =
   | { kind: 'failed'; code: string; message: string; permanent: boolean; retryAfterMs: number | null }
   | { kind: 'scraped'; scraped: ScrapedPage; candidates: Candidate[]; deadline: number };
 
-/** No client waits on a crawl's page: its processing yields threads to pages one does. */
-const BACKGROUND = true;
+/** No client waits on a crawl's page: its processing yields threads to pages one does; teams take turns. */
+const backgroundTurn = (teamId: string): ProcessingTurn => ({ background: true, fairnessKey: teamId });
 
 /**
  * Fetches and processes one page of a crawl, and finds the links it will follow. Writes
@@ -64,11 +65,11 @@ export async function fetchCrawlPage(deps: CrawlPageDeps, job: CrawlJob, page: C
   let scraped: ScrapedPage;
   try {
     if (engine === 'http') {
-      const result = await deps.http.scrape(page.url, scrapeOptions, deadline, cancel, BACKGROUND);
+      const result = await deps.http.scrape(page.url, scrapeOptions, deadline, cancel, backgroundTurn(job.teamId));
       if (result.kind === 'needs-browser') return { kind: 'needs-browser' };
       scraped = result.page;
     } else {
-      scraped = await deps.browser().scrape(page.url, scrapeOptions, deadline, cancel, deps.screenshots.saverFor({ teamId: job.teamId, jobId: job.id }), BACKGROUND);
+      scraped = await deps.browser().scrape(page.url, scrapeOptions, deadline, cancel, deps.screenshots.saverFor({ teamId: job.teamId, jobId: job.id }), backgroundTurn(job.teamId));
     }
   } catch (err) {
     if (cancel.aborted) throw err;

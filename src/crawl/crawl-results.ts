@@ -12,7 +12,7 @@ const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
  * `render` (the v1 or the v2 document). Stops at `limit` documents or about 10 MB of JSON,
  * whichever comes first; `more` says whether pages remain.
  */
-export async function crawlPages<D>(db: Db, jobId: string, render: (row: PageRow) => D, skip: number, limit: number): Promise<{ data: D[]; more: boolean }> {
+export async function crawlPages<D>(db: Db, jobId: string, render: (row: PageRow) => D | Promise<D>, skip: number, limit: number): Promise<{ data: D[]; more: boolean }> {
   const rows = await db
     .select(pageColumns)
     .from(pages)
@@ -23,7 +23,7 @@ export async function crawlPages<D>(db: Db, jobId: string, render: (row: PageRow
   const data: D[] = [];
   let bytes = 0;
   for (const row of rows.slice(0, limit)) {
-    const doc = render(row);
+    const doc = await render(row);
     bytes += JSON.stringify(doc).length;
     if (data.length > 0 && bytes > MAX_RESPONSE_BYTES) return { data, more: true };
     data.push(doc);

@@ -5,7 +5,7 @@ import type { Config } from '../config/env';
 import type { Db } from '../db/client';
 import { jobs, pages } from '../db/schema';
 import type { JobRow } from '../jobs/job-store';
-import { CRAWL_PRIORITY } from '../limits/crawl-priority';
+import { teamCrawlPriority } from '../limits/team-priority';
 import { urlKey } from '../url/normalize-url';
 import type { CrawlOptions } from './crawl-options';
 import { crawlRunInput } from './crawl-run';
@@ -53,7 +53,7 @@ export async function retryFailedPages(deps: RetryDeps, job: JobRow, urls?: stri
     workflowId,
     taskQueue: deps.config.taskQueues.http,
     signal: frontierChanged,
-    priority: CRAWL_PRIORITY,
+    priority: await teamCrawlPriority(deps.db, job.teamId, deps.config.TEAM_PAGES_IN_FLIGHT),
     signalArgs: [],
     staticSummary: `Retry of the failed pages of crawl ${job.id} (${options.url})`,
     args: [{ ...crawlRunInput(job.id, job.teamId, options, deps.config), state: { seeded: true, batchSeq: 0, counts: { completed: 0, failed: 0 } } }],

@@ -11,7 +11,7 @@ import { AppError } from '../errors';
 import { requireLlmForPromptOnly } from '../scrape/extract-spec-fields';
 import { findIdempotentJob, requestHash } from '../jobs/idempotency';
 import { createJob } from '../jobs/job-store';
-import { CRAWL_PRIORITY } from '../limits/crawl-priority';
+import { teamCrawlPriority } from '../limits/team-priority';
 import { browserRequiredBy } from '../scrape/engine-choice';
 import { SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
 import type { CrawlOptions } from './crawl-options';
@@ -85,7 +85,7 @@ export async function submitCrawl(deps: SubmitDeps, s: Submission): Promise<stri
     .start(crawlWorkflow, {
     taskQueue: deps.config.taskQueues.http,
     workflowId: `crawl-${jobId}`,
-    priority: CRAWL_PRIORITY,
+    priority: await teamCrawlPriority(deps.db, s.teamId, deps.config.TEAM_PAGES_IN_FLIGHT),
     staticSummary: `${options.mode === 'batch' ? `Batch scrape of ${options.urls?.length} URLs from` : 'Crawl of'} ${options.url} (limit ${options.limit})`,
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.crawlStatus, value: 'scraping' },

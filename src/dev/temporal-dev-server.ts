@@ -47,6 +47,13 @@ const DEV_SERVER_DYNAMIC_CONFIG: Record<string, number | boolean> = {
   'history.transferProcessorMaxPollRPS': 1_000,
   // Scrapes start eagerly (EAGER_SCRAPES); the server's default, set as deploy/temporal/dynamicconfig.yaml sets it.
   'system.enableEagerWorkflowStart': true,
+  // Task-queue fairness: the team is each workflow's fairness key (src/limits/team-priority.ts),
+  // so a backlogged queue serves teams in turn; deploy/temporal/dynamicconfig.yaml sets the same.
+  'matching.enableFairness': true,
+  // One partition per queue on a one-process server: fairness and priority are kept per
+  // partition, and a single one orders the whole queue.
+  'matching.numTaskqueueReadPartitions': 1,
+  'matching.numTaskqueueWritePartitions': 1,
 };
 
 /**

@@ -127,6 +127,7 @@ export async function storeScrapedPage(
     links: content.links,
     screenshot: page.screenshot ?? null,
     actions: page.actions ?? null,
+    branding: page.branding ?? null,
     warning: content.warning ?? null,
     metadata,
     errorCode: null,

@@ -42,11 +42,12 @@ export interface KeyedRequest {
 export async function authenticateRequest(db: Db, key: string, defaults: RequestLimits): Promise<KeyedRequest | undefined> {
   const w = rateLimitWindows;
   const window = sql`date_bin(${`${WINDOW_SECONDS} seconds`}::interval, now(), timestamptz 'epoch')`;
-  const rows = await db.execute<{ team_id: string; team_name: string; key_prefix: string; bucket: string | null; limit: number; hits: number; reset: number }>(sql`
+  const rows = await db.execute<{ team_id: string; team_name: string; key_prefix: string; pages_in_flight: number | null; bucket: string | null; limit: number; hits: number; reset: number }>(sql`
     with k (team_id, team_name, key_prefix) as (${liveKeyQuery(db, key).getSQL()}),
     limits as (
       select k.*, coalesce(own.key_requests_per_minute, ${defaults.perKey}) as key_limit,
-             coalesce(own.requests_per_minute, ${defaults.perTeam}) as team_limit
+             coalesce(own.requests_per_minute, ${defaults.perTeam}) as team_limit,
+             own.pages_in_flight
       from k left join ${teamLimits} own on own.team_id = k.team_id
     ),
     hit as (
@@ -60,14 +61,14 @@ export async function authenticateRequest(db: Db, key: string, defaults: Request
         window_start = excluded.window_start
       returning bucket, hits, window_start
     )
-    select limits.team_id, limits.team_name, limits.key_prefix, split_part(hit.bucket, ':', 1) as bucket, hit.hits,
+    select limits.team_id, limits.team_name, limits.key_prefix, limits.pages_in_flight, split_part(hit.bucket, ':', 1) as bucket, hit.hits,
            case when hit.bucket like 'key:%' then limits.key_limit else limits.team_limit end as "limit",
            ceil(extract(epoch from hit.window_start + ${`${WINDOW_SECONDS} seconds`}::interval - now()))::int as reset
     from limits left join hit on true`);
   const [first] = rows;
   if (!first) return undefined;
   return {
-    team: { teamId: first.team_id, teamName: first.team_name, keyPrefix: first.key_prefix },
+    team: { teamId: first.team_id, teamName: first.team_name, keyPrefix: first.key_prefix, ...(first.pages_in_flight !== null && { pagesInFlight: Number(first.pages_in_flight) }) },
     buckets: rows
       .filter((r) => r.bucket !== null)
       .map((r) => ({ bucket: r.bucket as BucketState['bucket'], limit: Number(r.limit), hits: Number(r.hits), resetSeconds: Math.max(1, Number(r.reset)) })),

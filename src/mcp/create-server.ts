@@ -13,7 +13,7 @@ const INSTRUCTIONS = `web-context-service turns public web pages into context: f
 function errorResult(err: unknown): CallToolResult {
   const text =
     err instanceof AppError
-      ? [`${err.code}: ${err.message}`, ...(err.details ?? []).map((d) => `- ${d.path}: ${d.message}`)].join('\n')
+      ? [`${err.code}: ${err.message}`, ...(Array.isArray(err.details) ? err.details : []).map((d) => `- ${d.path}: ${d.message}`)].join('\n')
       : `INTERNAL_ERROR: ${err instanceof Error ? err.message : String(err)}`;
   return { isError: true, content: [{ type: 'text', text }] };
 }

@@ -8,7 +8,6 @@ export const SCRAPE_NOT_SERVED: NotServed = {
   zeroDataRetention: 'this service stores every page it scrapes',
   lockdown: 'lockdown mode is a Firecrawl cloud feature',
   profile: 'saved browser profiles are a Firecrawl cloud feature',
-  queryOptions: 'the query format is a Firecrawl cloud feature',
   pdfOptions: 'a PDF is read whole from its text layer; page limits are not offered',
   alexandria: "Alexandria, Firecrawl cloud's provider catalogue, is not available",
   requestId: 'it keys Alexandria calls, which are not available',
@@ -16,10 +15,8 @@ export const SCRAPE_NOT_SERVED: NotServed = {
   domainTools: 'it lists Alexandria tools; Alexandria is not available',
 };
 
-const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'json', 'summary', 'changeTracking', 'text'] as const;
+const FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'json', 'query', 'summary', 'changeTracking', 'branding', 'text'] as const;
 const FORMATS_NOT_SERVED: NotServed = {
-  branding: 'brand extraction is a Firecrawl cloud feature',
-  query: 'targeted answers are a Firecrawl cloud feature; use "json" with jsonOptions.prompt',
   audio: 'audio extraction is a Firecrawl cloud feature',
 };
 const ACTIONS_NOT_SERVED: NotServed = { generatePDF: 'PDF rendering of a page is not offered; a "screenshot" action captures it' };
@@ -54,9 +51,15 @@ export const scrapeParamsShape = {
     .array(servedEnum(FORMATS, FORMATS_NOT_SERVED))
     .optional()
     .describe(
-      'Output formats (default ["markdown"]). json needs jsonOptions; screenshot gives an image URL (screenshotOptions); summary needs an LLM configured on the service; changeTracking (with markdown) compares with your previous copy of the page (changeTrackingOptions); images and text are ours.',
+      'Output formats (default ["markdown"]). json needs jsonOptions; query needs queryOptions and answers in `answer` (a quote of the page, or an LLM\'s answer when the service has one); screenshot gives an image URL (screenshotOptions); summary needs an LLM configured on the service; branding reads colours, fonts and logo from the rendered page; changeTracking (with markdown) compares with your previous copy of the page (changeTrackingOptions); images and text are ours.',
     ),
   jsonOptions: strictParams({ prompt: z.string().optional(), schema: jsonSchema.optional() }).optional().describe('With the json format: a JSON Schema to fill, a prompt, or both.'),
+  queryOptions: strictParams({
+    prompt: z.string().describe('The question about the page.'),
+    mode: z.enum(['freeform', 'directQuote']).optional().describe('directQuote: a quote of the page; freeform (default): an answer in words when the service has an LLM, else a quote.'),
+  })
+    .optional()
+    .describe('With the query format.'),
   screenshotOptions: strictParams({
     fullPage: z.boolean().optional(),
     quality: z.number().optional().describe('JPEG quality 1-100; without it a PNG.'),
@@ -93,7 +96,7 @@ export const scrapeOptionsParams = strictParams(scrapeParamsShape, SCRAPE_NOT_SE
 export type ScrapeParams = z.infer<typeof scrapeOptionsParams>;
 
 /** The formats whose options firecrawl-mcp passes beside `formats`, as v2 puts them into the format object. */
-const FORMAT_OPTIONS = { json: 'jsonOptions', screenshot: 'screenshotOptions', changeTracking: 'changeTrackingOptions' } as const;
+const FORMAT_OPTIONS = { json: 'jsonOptions', query: 'queryOptions', screenshot: 'screenshotOptions', changeTracking: 'changeTrackingOptions' } as const;
 
 /**
  * The v2 scrape options for firecrawl-mcp-style arguments: a format with options becomes its
@@ -101,8 +104,8 @@ const FORMAT_OPTIONS = { json: 'jsonOptions', screenshot: 'screenshotOptions', c
  * `at` prefixes the paths of errors (`scrapeOptions.`).
  */
 export function toV2ScrapeOptions(params: ScrapeParams, at = ''): Record<string, unknown> {
-  const { formats, jsonOptions, screenshotOptions, changeTrackingOptions, ...rest } = params;
-  const options = { json: jsonOptions, screenshot: screenshotOptions, changeTracking: changeTrackingOptions };
+  const { formats, jsonOptions, queryOptions, screenshotOptions, changeTrackingOptions, ...rest } = params;
+  const options = { json: jsonOptions, query: queryOptions, screenshot: screenshotOptions, changeTracking: changeTrackingOptions };
   const stray = (Object.keys(FORMAT_OPTIONS) as (keyof typeof FORMAT_OPTIONS)[]).filter((f) => options[f] && !(formats ?? ['markdown']).includes(f));
   if (stray.length > 0) {
     throw new AppError(
@@ -113,8 +116,8 @@ export function toV2ScrapeOptions(params: ScrapeParams, at = ''): Record<string,
   }
   const v2Format = (f: (typeof FORMATS)[number]) => {
     const given = Object.hasOwn(options, f) ? options[f as keyof typeof options] : undefined;
-    // v2 has no plain "json": it always travels as its object, which says what it lacks.
-    return given || f === 'json' ? { type: f, ...given } : f;
+    // v2 has no plain "json" or "query": they always travel as their object, which says what it lacks.
+    return given || f === 'json' || f === 'query' ? { type: f, ...given } : f;
   };
   return { ...rest, ...(formats && { formats: formats.map(v2Format) }) };
 }

@@ -1,12 +1,10 @@
-import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
 import { sql } from 'drizzle-orm';
 import { Gauge } from 'prom-client';
 import type { Db } from '../db/client';
+import { QUEUE_TYPES, readBacklog, type QueueType } from '../temporal/queue-backlog';
 import { METRIC_PREFIX, metrics } from './registry';
 
-const { TaskQueueType } = temporal.api.enums.v1;
-const QUEUE_TYPES = { workflow: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW, activity: TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY } as const;
 
 const backlog = new Gauge({
   name: `${METRIC_PREFIX}task_queue_backlog`,
@@ -55,11 +53,11 @@ export interface BacklogSources {
  */
 export async function refreshBacklogGauges(s: BacklogSources): Promise<void> {
   const queueStats = s.queues.flatMap((queue) =>
-    Object.entries(QUEUE_TYPES).map(async ([type, taskQueueType]) => {
-      const answer = await s.temporal.workflowService.describeTaskQueue({ namespace: s.namespace, taskQueue: { name: queue }, taskQueueType, reportStats: true });
+    (Object.keys(QUEUE_TYPES) as QueueType[]).map(async (type) => {
+      const { count, ageMs } = await readBacklog(s.temporal, s.namespace, queue, type);
       const labels = { queue, type };
-      backlog.set(labels, Number(answer.stats?.approximateBacklogCount ?? 0));
-      backlogAge.set(labels, Number(answer.stats?.approximateBacklogAge?.seconds ?? 0));
+      backlog.set(labels, count);
+      backlogAge.set(labels, ageMs / 1000);
     }),
   );
   const teamWork = async () => {

@@ -1,5 +1,6 @@
 import type { GuardedFetcher } from '../net/guarded-fetcher';
 import type { ProcessContent } from './process/processing-pool';
+import type { ProcessingTurn } from './process/thread-slots';
 import { requestHeaders } from './request-headers';
 import type { ScrapeOptions } from './scrape-options';
 import type { ScrapedPage } from './scraped-page';
@@ -15,8 +16,8 @@ export class HttpScraper {
     private readonly process: ProcessContent,
   ) {}
 
-  /** `background`: a crawl's page, whose processing yields to pages a client waits on. */
-  async scrape(url: string, options: ScrapeOptions, deadline: number, cancel?: AbortSignal, background = false): Promise<HttpScrapeResult> {
+  /** `turn`: whose turn its processing waits for (a crawl's page yields to pages a client waits on; teams take turns). */
+  async scrape(url: string, options: ScrapeOptions, deadline: number, cancel?: AbortSignal, turn: ProcessingTurn = {}): Promise<HttpScrapeResult> {
     const started = performance.now();
     const response = await this.fetcher.get(url, {
       headers: requestHeaders(this.userAgent, options),
@@ -25,7 +26,7 @@ export class HttpScraper {
       skipTlsVerification: options.skipTlsVerification,
     });
     const fetchMs = Math.round(performance.now() - started);
-    const content = await this.process(response.body, response.contentType, response.url, options, { deadline, ...(cancel && { cancel }), fetchMs, background });
+    const content = await this.process(response.body, response.contentType, response.url, options, { deadline, ...(cancel && { cancel }), fetchMs, turn });
     if (options.engine === 'auto' && content.appShell) return { kind: 'needs-browser', reason: 'app shell' };
     return {
       kind: 'page',

@@ -79,7 +79,11 @@ export interface ScreenshotSettings {
 }
 
 /** The options a scrape runs with: v1's fields, plus settings only the v2 API sets. */
-export type ScrapeOptions = z.infer<typeof scrapeOptionsSchema> & { screenshot?: ScreenshotSettings };
+export type ScrapeOptions = z.infer<typeof scrapeOptionsSchema> & {
+  screenshot?: ScreenshotSettings;
+  /** v2's branding format: read the rendered page's colours, fonts and logo. */
+  branding?: boolean;
+};
 
 export const scrapeRequestSchema = z
   .strictObject({

@@ -1,3 +1,4 @@
+import type { BrandingProfile } from '../db/branding-profile';
 import type { ActionResults, Renderer } from '../db/page-metadata';
 import type { ProcessedContent } from './process/processed-content';
 
@@ -13,6 +14,8 @@ export interface ScrapedPage {
   content: ProcessedContent;
   screenshot?: string;
   actions?: ActionResults;
+  /** The branding format's reading of the rendered page. */
+  branding?: BrandingProfile;
   /** Set when the content is a stored copy (`maxAge`): when that copy was made. */
   cachedAt?: string;
   /** Milliseconds per stage, fetch or render included. */

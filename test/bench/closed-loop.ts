@@ -11,10 +11,11 @@ export interface Answer {
 
 /**
  * `clients` clients each calling `call` one after another for `seconds`; a client told to
- * retry later waits `Retry-After` first, as a well-behaved client does. Returns every answer
- * and the seconds until the last came back (past `seconds` by the calls then in flight).
+ * retry later waits `Retry-After` first, as a well-behaved client does, unless
+ * `ignoreRetryAfter` (a flood). Returns every answer and the seconds until the last came back
+ * (past `seconds` by the calls then in flight).
  */
-export async function closedLoop(clients: number, seconds: number, call: () => Promise<Answer>): Promise<{ answers: Answer[]; seconds: number }> {
+export async function closedLoop(clients: number, seconds: number, call: () => Promise<Answer>, ignoreRetryAfter = false): Promise<{ answers: Answer[]; seconds: number }> {
   const answers: Answer[] = [];
   const started = performance.now();
   const until = started + seconds * 1000;
@@ -22,7 +23,7 @@ export async function closedLoop(clients: number, seconds: number, call: () => P
     while (performance.now() < until) {
       const answer = await call();
       answers.push(answer);
-      if (answer.retryAfter > 0) await sleep(answer.retryAfter * 1000);
+      if (answer.retryAfter > 0 && !ignoreRetryAfter) await sleep(answer.retryAfter * 1000);
     }
   };
   await Promise.all(Array.from({ length: clients }, client));

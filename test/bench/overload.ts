@@ -1,200 +1,142 @@
 /**
- * `npm run bench overload`: the figures of fairness and backpressure, through the API as
- * `npm start` runs it, with the default limits.
+ * `npm run bench overload`: load as users make it, through the API as `npm start` runs it, with
+ * the default settings.
  *
- * 1. Fairness: team B's scrape latency (p50) idle, then while team A crawls a generated site
- *    (BENCH_OVERLOAD_PAGES, default 2,000 pages) at `maxConcurrency: 50`; the target is a ratio
- *    of at most 2.
- * 2. Backpressure: BENCH_OVERLOAD_CLIENTS (default 128) clients scrape one small page for
- *    BENCH_OVERLOAD_SECONDS (default 30), each waiting `Retry-After` when refused; the targets are
- *    p99 of accepted scrapes at most 3 s and refusals within 100 ms. The clients run in
- *    BENCH_OVERLOAD_CLIENT_THREADS (default 4) threads; before the phase, the same clients' burst
- *    at a server that only refuses gives their own floor for the phase's first second.
+ * 1. Real pages: 1, 8 and 32 closed-loop clients scrape the 280 WCXB pages (served from
+ *    127.0.0.2) for BENCH_OVERLOAD_SECONDS each; the target is no refusal and no failure.
+ * 2. A flood: 1, 8, 32 and 128 closed-loop clients scrape one small page, calling again at once
+ *    when refused (they ignore `Retry-After`); served/s, refusals and accepted p50/p99. Targets:
+ *    at 128, at least 1.5x the one-client rate and 0.9x the best lower row; accepted p99 within
+ *    the requests' timeout.
+ * 3. Fairness: team B's scrape p50 idle, during team A's burst of 64 real pages at once, and
+ *    while team A crawls a generated site (BENCH_OVERLOAD_PAGES, default 2,000) at
+ *    `maxConcurrency: 50`; the target is at most 2x idle.
+ *
+ * Clients run in BENCH_OVERLOAD_CLIENT_THREADS (default 4) threads: a user's clients are other
+ * programs, and one event loop for all of them would add its own queue to every answer.
  */
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectDatabase } from '../../src/db/client';
-import { LIMIT_WINDOW_MS } from '../../src/limits/loop-delay-limit';
-import { LoopStallTimer } from '../../src/limits/loop-stall-timer';
+import { setTeamLimits } from '../../src/limits/team-limits';
 import { html, startFixtureServer } from '../fixtures/fixture-server';
 import { createTeamWithKey } from '../helpers/accounts';
-import { sampleSum, scrapeMetrics } from '../helpers/prometheus-text';
 import { startEnvironment, type Environment } from '../helpers/environment';
+import { startWcxbSite, type WcxbSite } from '../helpers/wcxb-site';
 import { clientsInThreads } from './client-threads';
-import { apiScrape, countAnswers } from './closed-loop';
+import { apiScrape, countAnswers, type Answer } from './closed-loop';
 import { machine, percentile, table } from './measure';
 import { startGeneratedSite } from './sites/generated-site';
 
 export const description =
-  "overload: team B's scrape p50 idle vs while team A crawls at maxConcurrency 50 (fairness), and N clients scraping at once: accepted p50/p99, refusals' latency (backpressure)";
+  'overload: served/s, refusals and accepted p50/p99 at 1-128 closed-loop clients (real pages, and a small page flooded ignoring Retry-After); team B p50 idle vs during team A burst and crawl';
 
 const PAGES = Number(process.env.BENCH_OVERLOAD_PAGES ?? 2_000);
-const SAMPLES = Number(process.env.BENCH_OVERLOAD_SAMPLES ?? 40);
-const CLIENTS = Number(process.env.BENCH_OVERLOAD_CLIENTS ?? 128);
-const SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 30);
-/** Threads the backpressure phase's clients run in (see clientsInThreads). */
+const SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 20);
 const CLIENT_THREADS = Number(process.env.BENCH_OVERLOAD_CLIENT_THREADS ?? 4);
-const SCRAPE_OPTIONS = { formats: ['markdown'] };
-/** Bursts at the refusing server that make the clients' floor. */
-const FLOOR_BURSTS = 3;
+/** Team B's scrapes per fairness sample. */
+const SAMPLES = 15;
+/** Team A's burst. */
+const BURST = 64;
+/** The requests' timeout (the default); accepted p99 must stay within it. */
+const TIMEOUT_MS = 30_000;
+const SCRAPE_OPTIONS = { formats: ['markdown'], timeout: TIMEOUT_MS };
 
-const scrape = (env: Environment, key: string, url: string) => apiScrape(env.stack.apiUrl, key, url, SCRAPE_OPTIONS);
+interface Row {
+  clients: number;
+  perSecond: number;
+  accepted: number[];
+  refused: number;
+  failed: number;
+}
 
-/** Team B's latencies, one scrape after another, `SAMPLES` of them or until `stop` says so. */
-async function sampleLatencies(env: Environment, key: string, url: string, stop: () => boolean = () => false): Promise<number[]> {
-  const latencies: number[] = [];
-  while (latencies.length < SAMPLES && !stop()) {
-    const answer = await scrape(env, key, url);
-    if (answer.status === 200) latencies.push(answer.ms);
+async function loadRow(env: Environment, key: string, urls: string[], clients: number, ignoreRetryAfter: boolean): Promise<Row> {
+  const threads = Math.min(CLIENT_THREADS, clients);
+  const { answers, seconds } = await clientsInThreads(threads, { apiUrl: env.stack.apiUrl, key, urls, options: SCRAPE_OPTIONS, clients, seconds: SECONDS, ignoreRetryAfter });
+  const { ok, refused } = countAnswers(answers);
+  return { clients, perSecond: ok.length / seconds, accepted: ok, refused: refused.length, failed: answers.length - ok.length - refused.length };
+}
+
+function loadTable(rows: Row[]): void {
+  table(
+    ['clients', 'served/s', 'refused', 'failed', 'accepted p50 ms', 'accepted p99 ms'],
+    rows.map((r) => [r.clients, r.perSecond.toFixed(1), r.refused, r.failed, percentile(r.accepted, 50).toFixed(0), percentile(r.accepted, 99).toFixed(0)]),
+  );
+}
+
+async function realPages(env: Environment, key: string, site: WcxbSite): Promise<void> {
+  const urls = site.pages.map((p) => site.urlOf(p));
+  const rows: Row[] = [];
+  for (const clients of [1, 8, 32]) rows.push(await loadRow(env, key, urls, clients, false));
+  loadTable(rows);
+  console.log(`refused ${rows.reduce((n, r) => n + r.refused, 0)}, failed ${rows.reduce((n, r) => n + r.failed, 0)} (target: 0 and 0)`);
+}
+
+async function flood(env: Environment, key: string, small: string): Promise<void> {
+  const rows: Row[] = [];
+  for (const clients of [1, 8, 32, 128]) rows.push(await loadRow(env, key, [small], clients, true));
+  loadTable(rows);
+  const last = rows.at(-1)!;
+  const best = Math.max(...rows.slice(0, -1).map((r) => r.perSecond));
+  console.log(
+    `at 128 clients: ${(last.perSecond / rows[0]!.perSecond).toFixed(2)}x the one-client rate (target >= 1.5), ${(last.perSecond / best).toFixed(2)}x the best lower row (target >= 0.9); accepted p99 ${percentile(last.accepted, 99).toFixed(0)} ms (target <= ${TIMEOUT_MS})`,
+  );
+}
+
+async function sampleB(env: Environment, key: string, url: string, stop: () => boolean = () => false): Promise<number[]> {
+  const ms: number[] = [];
+  while (ms.length < SAMPLES && !stop()) {
+    const a: Answer = await apiScrape(env.stack.apiUrl, key, url, SCRAPE_OPTIONS);
+    if (a.status === 200) ms.push(a.ms);
+    else throw new Error(`team B's scrape was answered ${a.status}`);
   }
-  return latencies;
+  return ms;
 }
 
-async function crawlStatus(env: Environment, id: string): Promise<{ status: string; completed: number }> {
-  const response = await fetch(`${env.stack.apiUrl}/v1/crawl/${id}`, { headers: { authorization: `Bearer ${env.team.key}` } });
-  return (await response.json()) as { status: string; completed: number };
-}
+async function fairness(env: Environment, keys: { a: string; b: string }, site: WcxbSite): Promise<void> {
+  const bUrl = site.urlOf(site.pages.find((p) => p.pageType === 'article')!);
+  const p50 = (v: number[]) => percentile(v, 50);
+  await sampleB(env, keys.b, bUrl); // warm-up
+  const idle = await sampleB(env, keys.b, bUrl);
 
-async function fairness(env: Environment, teamB: string, small: string): Promise<void> {
-  const site = await startGeneratedSite('127.0.0.2', PAGES);
+  const burstUrls = site.pages.filter((p) => site.urlOf(p) !== bUrl).slice(0, BURST).map((p) => site.urlOf(p));
+  let bursting = true;
+  const burst = Promise.all(burstUrls.map((url) => apiScrape(env.stack.apiUrl, keys.a, url, SCRAPE_OPTIONS))).finally(() => (bursting = false));
+  const duringBurst = await sampleB(env, keys.b, bUrl, () => !bursting);
+  const burstAnswers = await burst;
+
+  const generated = await startGeneratedSite('127.0.0.2', PAGES);
+  let duringCrawl: number[];
+  let crawled: { status: string; completed: number };
   try {
-    await sampleLatencies(env, teamB, small); // warm-up
-    const idle = await sampleLatencies(env, teamB, small);
     const started = await fetch(`${env.stack.apiUrl}/v1/crawl`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${env.team.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: site.url, limit: PAGES, maxDepth: 100, ignoreSitemap: true, maxConcurrency: 50, scrapeOptions: { formats: ['markdown'] } }),
+      headers: { authorization: `Bearer ${keys.a}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: generated.url, limit: PAGES, maxDepth: 100, ignoreSitemap: true, maxConcurrency: 50, scrapeOptions: { formats: ['markdown'] } }),
     });
     const { id } = (await started.json()) as { id: string };
+    const status = async () => (await (await fetch(`${env.stack.apiUrl}/v1/crawl/${id}`, { headers: { authorization: `Bearer ${keys.a}` } })).json()) as { status: string; completed: number };
     let crawling = true;
     const watcher = (async () => {
-      while ((await crawlStatus(env, id)).status === 'scraping') await sleep(500);
+      while ((await status()).status === 'scraping') await sleep(500);
       crawling = false;
     })();
-    const busy = await sampleLatencies(env, teamB, small, () => !crawling);
+    await sleep(2_000); // the crawl's fan-out under way
+    duringCrawl = await sampleB(env, keys.b, bUrl, () => !crawling);
     await watcher;
-    const done = await crawlStatus(env, id);
-    const p50 = (v: number[]) => percentile(v, 50);
-    table(
-      ['team B scrapes', 'samples', 'p50 ms', 'p95 ms'],
-      [
-        ['idle', idle.length, p50(idle).toFixed(0), percentile(idle, 95).toFixed(0)],
-        [`while team A crawls ${PAGES} pages at maxConcurrency 50`, busy.length, p50(busy).toFixed(0), percentile(busy, 95).toFixed(0)],
-      ],
-    );
-    console.log(`ratio of p50s: ${(p50(busy) / p50(idle)).toFixed(2)} (target <= 2); team A's crawl: ${done.status}, ${done.completed} pages`);
+    crawled = await status();
   } finally {
-    await site.close();
+    await generated.close();
   }
-}
-
-/** The API's count of windows (LIMIT_WINDOW_MS), all of them and those whose event loop stalled longer than each of `STALL_BOUNDS_MS`. */
-async function apiStallWindows(env: Environment): Promise<number[]> {
-  const samples = await scrapeMetrics(env.stack.apiMetricsUrl);
-  const bucket = (le: string) => sampleSum(samples, 'wcs_scrape_replica_loop_stall_seconds_bucket', { le }) ?? 0;
-  const all = bucket('+Inf');
-  return [all, ...STALL_BOUNDS_MS.map((ms) => all - bucket(String(ms / 1000)))];
-}
-
-/** Stall lengths the report counts windows past; each is one of the API histogram's bucket bounds. */
-const STALL_BOUNDS_MS = [25, 50, 100];
-
-/**
- * How long the API took over its refusals (the `ms` of its request log lines for 503 and 429),
- * from reading the request to its answer: what the client sees beyond this is waiting for a
- * core and for either event loop.
- */
-function serverSideRefusals(env: Environment, since: number): number[] {
-  return readFileSync(path.join(env.logDir, 'api.log'), 'utf8')
-    .split('\n')
-    .slice(since)
-    .flatMap((line) => {
-      if (!line.includes('"msg":"request"')) return [];
-      const entry = JSON.parse(line) as { status: number; ms: number; path: string };
-      return entry.path === '/v1/scrape' && (entry.status === 503 || entry.status === 429) ? [entry.ms] : [];
-    });
-}
-
-const logLines = (env: Environment) => readFileSync(path.join(env.logDir, 'api.log'), 'utf8').split('\n').length - 1;
-
-/**
- * The clients' own floor for a burst: CLIENTS requests at once, on new connections, from the same
- * threads, to a server in this process that answers each with a refusal and does nothing else.
- * The phase's first second is such a burst, at a service that also starts the scrapes it admits.
- */
-async function burstFloor(): Promise<number[]> {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
-      res.end(JSON.stringify({ success: false, code: 'SERVICE_UNAVAILABLE', error: 'refused' }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const bursts: number[] = [];
-    for (let i = 0; i < FLOOR_BURSTS; i++) {
-      const { answers } = await clientsInThreads(CLIENT_THREADS, { apiUrl, key: 'none', url: 'http://example.com/', options: SCRAPE_OPTIONS, clients: CLIENTS, seconds: 0 });
-      bursts.push(...answers.map((a) => a.ms));
-    }
-    return bursts;
-  } finally {
-    server.close();
-  }
-}
-
-async function backpressure(env: Environment, teamB: string, small: string): Promise<void> {
-  const floor = await burstFloor();
-  // A refusal's time is mostly waiting for an event loop: the API's, then a client thread's,
-  // which reads the answer. Both loops' stalls are reported beside the latencies.
-  const apiBefore = await apiStallWindows(env);
-  const logged = logLines(env);
-  const benchWindows: number[] = [];
-  const benchStalls = new LoopStallTimer(LIMIT_WINDOW_MS, (ms) => benchWindows.push(ms));
-  const { answers, windows: clientWindows, seconds } = await clientsInThreads(CLIENT_THREADS, {
-    apiUrl: env.stack.apiUrl,
-    key: teamB,
-    url: small,
-    options: SCRAPE_OPTIONS,
-    clients: CLIENTS,
-    seconds: SECONDS,
-  });
-  benchStalls.stop();
-  const apiWindows = (await apiStallWindows(env)).map((n, i) => n - apiBefore[i]!);
-  const { ok: accepted, refused } = countAnswers(answers);
-  // Every client opens its connection in the first second, all at once, on a loaded machine;
-  // past it, they reuse them (keep-alive), as an SDK does.
-  const firstAt = Math.min(...answers.map((a) => a.at));
-  const first = countAnswers(answers.filter((a) => a.at - firstAt < 1_000));
-  const later = countAnswers(answers.filter((a) => a.at - firstAt >= 1_000));
-  const other = answers.filter((a) => ![200, 429, 503].includes(a.status));
-  const row = (name: string, v: number[]) => [name, v.length, percentile(v, 50).toFixed(0), percentile(v, 99).toFixed(0), Math.max(0, ...v).toFixed(0)];
-  table(['answers', 'count', 'p50 ms', 'p99 ms', 'max ms'], [
-    row('accepted (200)', accepted),
-    row('refused (503/429)', refused),
-    row('refused, in the first second (clients connecting at once)', first.refused),
-    row('refused, past the first second (connections open)', later.refused),
-    row('refused, in the API (its request log)', serverSideRefusals(env, logged)),
-    row(`the clients' floor: ${CLIENTS} at once at a server that only refuses (${FLOOR_BURSTS} bursts before the phase)`, floor),
-  ]);
-  console.log(
-    `${CLIENTS} clients in ${CLIENT_THREADS} threads for ${SECONDS} s: ${(accepted.length / seconds).toFixed(1)} scrapes/s accepted; other answers: ${other.length}${other.length ? ` (${[...new Set(other.map((a) => a.status))].join(', ')})` : ''}; targets: accepted p99 <= 3000 ms, refusals within 100 ms`,
-  );
-  const share = (count: number, of: number) => `${((100 * count) / Math.max(1, of)).toFixed(1)}%`;
-  const stallRow = (name: string, windows: number[]) => [name, windows.length, ...STALL_BOUNDS_MS.map((ms) => share(windows.filter((w) => w > ms).length, windows.length))];
   table(
-    [`event loop, ${LIMIT_WINDOW_MS} ms windows`, 'windows', ...STALL_BOUNDS_MS.map((ms) => `stalled > ${ms} ms`)],
+    ['team B scrapes (a real article)', 'samples', 'p50 ms', 'p95 ms', 'p50 / idle'],
     [
-      ['the API', apiWindows[0]!, ...apiWindows.slice(1).map((n) => share(n, apiWindows[0]!))],
-      stallRow(`the client threads (${CLIENT_THREADS})`, clientWindows),
-      stallRow('this bench process (the page)', benchWindows),
+      ['idle', idle.length, p50(idle).toFixed(0), percentile(idle, 95).toFixed(0), '1.00'],
+      [`during team A's burst of ${BURST} real pages`, duringBurst.length, p50(duringBurst).toFixed(0), percentile(duringBurst, 95).toFixed(0), (p50(duringBurst) / p50(idle)).toFixed(2)],
+      [`while team A crawls ${PAGES} pages at maxConcurrency 50`, duringCrawl.length, p50(duringCrawl).toFixed(0), percentile(duringCrawl, 95).toFixed(0), (p50(duringCrawl) / p50(idle)).toFixed(2)],
     ],
   );
-  console.log(`longest stall: the client threads ${Math.max(0, ...clientWindows).toFixed(0)} ms, this bench process ${Math.max(0, ...benchWindows).toFixed(0)} ms`);
+  const burstRefused = burstAnswers.filter((a) => a.status !== 200).length;
+  console.log(`target: p50 / idle <= 2; team A's burst: ${BURST - burstRefused} served, ${burstRefused} not; its crawl: ${crawled.status}, ${crawled.completed} pages`);
 }
 
 export async function run(): Promise<void> {
@@ -203,17 +145,23 @@ export async function run(): Promise<void> {
     { '/small': (_req, res) => html(res, '<html><head><title>Small</title></head><body><main><h1>Small page</h1><p>A few words to scrape.</p></main></body></html>') },
     '127.0.0.3',
   );
+  const site = await startWcxbSite('127.0.0.2');
   const env = await startEnvironment({ kind: 'bench', allowPrivateHosts: ['127.0.0.2', '127.0.0.3'], log: () => {} });
   try {
     const db = connectDatabase(env.databaseUrl, 1);
-    const teamB = await createTeamWithKey(db.db, 'bench-b', 1_000_000).finally(() => db.close());
-    const smallUrl = `${small.url}/small`;
-    console.log('\nfairness:');
-    await fairness(env, teamB.key, smallUrl);
-    console.log('\nbackpressure:');
-    await backpressure(env, teamB.key, smallUrl);
+    const [a, b] = await Promise.all([createTeamWithKey(db.db, 'bench-a', 10_000_000), createTeamWithKey(db.db, 'bench-b', 10_000_000)]);
+    // Team A's operator limit fits its burst; it is also its fairness weight (64 / TEAM_PAGES_IN_FLIGHT).
+    await setTeamLimits(db.db, a.teamId, { pagesInFlight: BURST });
+    await db.close();
+    console.log(`\nreal pages (280 WCXB pages), ${SECONDS} s per row, clients honour Retry-After:`);
+    await realPages(env, b.key, site);
+    console.log(`\na flood: one small page, ${SECONDS} s per row, clients ignore Retry-After:`);
+    await flood(env, b.key, `${small.url}/small`);
+    console.log('\nfairness between teams:');
+    await fairness(env, { a: a.key, b: b.key }, site);
   } finally {
     await env.stop();
     await small.close();
+    await site.close();
   }
 }

@@ -12,8 +12,8 @@
  *    the processing pipeline in-process (processBody) vs @mozilla/readability + turndown on
  *    linkedom, as a ratio, and POST /v1/scrape p50/p95 at concurrency 1 and 16, HTTP and browser.
  *
- * The API runs with MAX_SCRAPES_IN_FLIGHT=BENCH_SCRAPE_MAX_IN_FLIGHT (default 0: no admission
- * limit) and no rate limit, so the figure is the service's speed, not the deployment's limits.
+ * The API runs with its default queue bound and no rate limit, so the figure is the service's
+ * speed, not the deployment's limits.
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -46,7 +46,6 @@ const OPTIONS = scrapeOptionsSchema.parse({});
 const CLIENTS = (process.env.BENCH_SCRAPE_CLIENTS ?? '1,8,32,128').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SCRAPE_SECONDS ?? 10);
 const WITH_CORPUS = process.env.BENCH_SCRAPE_CORPUS === '1';
-const MAX_IN_FLIGHT = process.env.BENCH_SCRAPE_MAX_IN_FLIGHT ?? '0';
 /** Scrapes, one after another, whose histories the time breakdown reads. */
 const BREAKDOWN_SCRAPES = 40;
 /** Issue 18's goals. */
@@ -330,7 +329,6 @@ export async function run(): Promise<void> {
   const env = await startEnvironment({
     kind: 'bench',
     allowPrivateHosts: [`127.0.0.1:${fixtures.port}`],
-    stackEnv: { MAX_SCRAPES_IN_FLIGHT: MAX_IN_FLIGHT },
     shape: benchShape(),
     log: (m) => console.log(`  [setup] ${m}`),
   });
@@ -340,7 +338,7 @@ export async function run(): Promise<void> {
   try {
     console.log(`\nmachine: ${machine(env.chromiumPath)}; on the ${benchShape()}${env.cluster ? ` (API replicas and workers on ${env.cluster.node})` : ''}`);
     console.log(
-      `\nsmall page: ${(Buffer.byteLength(page) / 1024).toFixed(1)} KB, default scrape options; ${SECONDS} s per row of closed-loop clients (a refused client waits Retry-After); API with MAX_SCRAPES_IN_FLIGHT=${MAX_IN_FLIGHT}, no rate limit`,
+      `\nsmall page: ${(Buffer.byteLength(page) / 1024).toFixed(1)} KB, default scrape options; ${SECONDS} s per row of closed-loop clients (a refused client waits Retry-After); API with default settings, no rate limit`,
     );
     const inProcess = async (): Promise<Answer> => {
       const started = performance.now();

@@ -24,9 +24,14 @@ export interface WcxbPage {
   mainContent: string;
 }
 
-/** Where the sample sits beside this repository (`../shared`), or `WCXB_DIR`. */
+/** The machine's shared corpora, for a clone that does not sit beside them (a worktree, CI's clean clone). */
+const MACHINE_WCXB_DIR = '/work/shared/corpora/wcxb-dev';
+
+/** Where the sample sits: `WCXB_DIR`, else beside this repository (`../shared`), else the machine's copy. */
 export function wcxbDir(): string {
-  return process.env.WCXB_DIR ?? path.resolve(__dirname, '../../../shared/corpora/wcxb-dev');
+  if (process.env.WCXB_DIR) return process.env.WCXB_DIR;
+  const beside = path.resolve(__dirname, '../../../shared/corpora/wcxb-dev');
+  return existsSync(beside) ? beside : MACHINE_WCXB_DIR;
 }
 
 /** Loads pages of a WCXB-shaped folder (`html/<id>.html.gz`, `ground-truth/<id>.json`, `pages.json`). */

@@ -4,6 +4,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { ledger, pages } from '../../src/db/schema';
 import { api, fixture } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
+import { createTeamWithKey } from '../helpers/accounts';
+import { manyElementsPage } from '../fixtures/pathological-pages';
 import { docxFile } from '../helpers/docx-file';
 
 function sdk(): Firecrawl {
@@ -49,5 +51,27 @@ describe('POST /v2/parse through the v2 SDK: an uploaded file becomes a document
     const notMultipart = await api('/v2/parse', { body: { file: 'x' } });
     expect(notMultipart.status).toBe(400);
     expect(notMultipart.body).toMatchObject({ success: false, code: 'BAD_REQUEST', error: expect.stringContaining('multipart/form-data') });
+  });
+
+  it('answers 408 processing_continues when the file outlasts its timeout; the same file and options sent again get the document, parsed and charged once', async () => {
+    const team = await createTeamWithKey(testDatabase().db, `parse-continues-${process.pid}`, 10);
+    const client = new Firecrawl({ apiKey: team.key, apiUrl: inject('apiUrl') });
+    // 300,000 elements: processing them outlasts a 1 s timeout.
+    const file = { data: Buffer.from(manyElementsPage(300_000)), filename: 'elements.html', contentType: 'text/html' };
+    const first = (await client.parse(file, { timeout: 1_000 }).catch((e: unknown) => e)) as SdkError;
+    expect(first).toBeInstanceOf(SdkError);
+    expect(first.status).toBe(408);
+    expect(first.code).toBe('SCRAPE_TIMEOUT');
+    expect(first.details).toMatchObject({ state: 'processing_continues', retryAfterSeconds: expect.any(Number) });
+    let doc: Awaited<ReturnType<Firecrawl['parse']>> | undefined;
+    for (let i = 0; i < 20 && !doc; i++) {
+      doc = await client.parse(file, { timeout: 1_000 }).catch((e: unknown) => {
+        expect((e as SdkError).status).toBe(408);
+        return undefined;
+      });
+    }
+    expect(doc!.markdown).toContain('The closing sentence of the page.');
+    const charges = await testDatabase().db.select().from(ledger).where(eq(ledger.teamId, team.teamId));
+    expect(charges.filter((c) => c.operation === 'parse')).toHaveLength(1);
   });
 });

@@ -65,6 +65,25 @@ describe('firecrawl-mcp 3.26 (unmodified, FIRECRAWL_API_URL pointing here) drive
     expect(second.changeTracking).toMatchObject({ changeStatus: 'same', previousScrapeAt: expect.any(String) });
   });
 
+  it('firecrawl_scrape with formats ["query"] and queryOptions answers from the page', async () => {
+    for (const mode of ['freeform', 'directQuote']) {
+      const doc = ok(await callTool(mcp, 'firecrawl_scrape', { url: `${site.url}/birds`, formats: ['query'], queryOptions: { prompt: 'What feeds on the mudflats?', mode } }));
+      expect(doc.answer).toBe('Redshank and curlew feed on the mudflats at low water.');
+    }
+  });
+
+  it('firecrawl_scrape with formats ["audio"] comes back as an error that says this deployment does not produce audio', async () => {
+    const result = await callTool(mcp, 'firecrawl_scrape', { url: `${site.url}/plants`, formats: ['audio'] });
+    expect(result.isError).toBe(true);
+    expect(texts(result).join('\n')).toContain('the "audio" format is not served here');
+  });
+
+  it('firecrawl_scrape with formats ["branding"] reads the rendered page', async () => {
+    const doc = ok(await callTool(mcp, 'firecrawl_scrape', { url: `${site.url}/plants`, formats: ['branding'] }));
+    expect(doc.branding.colors).toMatchObject({ textPrimary: '#000000' });
+    expect(doc.branding.typography.fontSizes.h1).toBe('32px');
+  });
+
   it('firecrawl_extract answers with its own pointer to firecrawl_scrape, without calling the API', async () => {
     const result = await callTool(mcp, 'firecrawl_extract', { urls: [fixture('/extract/product-jsonld')], prompt: 'the product name' });
     expect(result.isError).toBe(true);

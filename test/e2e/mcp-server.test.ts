@@ -86,7 +86,8 @@ describe.each(transports)('our MCP server over %s', (transport, connectTo) => {
       expect.arrayContaining(['url', 'formats', 'jsonOptions', 'screenshotOptions', 'changeTrackingOptions', 'parsers', 'actions', 'storeInCache', 'maxAge', 'proxy', 'contentOffset']),
     );
     expect(scrape.properties.formats.items.enum).toEqual(expect.arrayContaining(['markdown', 'summary', 'changeTracking', 'json', 'screenshot']));
-    expect(scrape.properties.formats.items.enum).not.toContain('branding');
+    expect(scrape.properties.formats.items.enum).toContain('branding');
+    expect(scrape.properties.formats.items.enum).not.toContain('audio');
     // Only what is served is listed; anything else is refused, not dropped.
     expect(scrape.properties).not.toHaveProperty('redactPII');
     expect(scrape.additionalProperties).toBe(false);
@@ -95,6 +96,25 @@ describe.each(transports)('our MCP server over %s', (transport, connectTo) => {
     expect(schemaOf('firecrawl_crawl').properties.scrapeOptions.additionalProperties).toBe(false);
     expect(Object.keys(schemaOf('firecrawl_search').properties)).toEqual(expect.arrayContaining(['sources', 'categories', 'tbs', 'location', 'scrapeOptions']));
     expect(schemaOf('firecrawl_credit_usage').properties.view.enum).toEqual(['current', 'historical']);
+  });
+
+  it('firecrawl_scrape with the query format (queryOptions, as firecrawl-mcp names it) answers with a quote of the page', async () => {
+    const { tools } = await mcp.client.listTools();
+    const scrape = tools.find((t) => t.name === 'firecrawl_scrape')!.inputSchema as { properties: Record<string, any> };
+    expect(scrape.properties.formats.items.enum).toContain('query');
+    expect(Object.keys(scrape.properties.queryOptions.properties)).toEqual(['prompt', 'mode']);
+    const result = await callTool(mcp, 'firecrawl_scrape', { url: `${site.server.url}/tides`, formats: ['query'], queryOptions: { prompt: 'When is high water at the harbour?', mode: 'directQuote' } });
+    expect(result.isError).toBeFalsy();
+    const doc = jsonOf(result);
+    expect(doc.answer).toBe('High water at the harbour comes twice a day, about fifty minutes later each day.');
+    expect(doc.markdown).toBeUndefined();
+  });
+
+  it('firecrawl_scrape with the branding format reads the rendered page', async () => {
+    const doc = jsonOf(await callTool(mcp, 'firecrawl_scrape', { url: `${site.server.url}/guide`, formats: ['branding'] }));
+    // An unstyled page: the browser's default text colour and fonts, and no background of its own.
+    expect(doc.branding.colors).toEqual({ textPrimary: '#000000', link: '#0000ee' });
+    expect(doc.branding.typography.fontSizes.body).toBe('16px');
   });
 
   it('firecrawl_credit_usage says what the API says', async () => {
@@ -237,7 +257,7 @@ describe.each(transports)('our MCP server over %s', (transport, connectTo) => {
     expect(await refusal('firecrawl_scrape', { url, redactPII: true, zeroDataRetention: false })).toMatch(
       /"redactPII" is not served here: PII redaction is a Firecrawl cloud feature\. Leave it out\. "zeroDataRetention" is not served here: this service stores every page it scrapes\. Leave it out\./,
     );
-    expect(await refusal('firecrawl_scrape', { url, formats: ['markdown', 'branding'] })).toContain('"branding" is not served here: brand extraction is a Firecrawl cloud feature');
+    expect(await refusal('firecrawl_scrape', { url, formats: ['markdown', 'audio'] })).toContain('"audio" is not served here: audio extraction is a Firecrawl cloud feature');
     expect(await refusal('firecrawl_scrape', { url, proxy: 'stealth' })).toContain('"stealth" is not served here: stealth proxies are a Firecrawl cloud feature');
     expect(await refusal('firecrawl_scrape', { url, actions: [{ type: 'generatePDF' }] })).toContain('"generatePDF" is not served here');
     expect(await refusal('firecrawl_scrape', { url, formast: ['markdown'] })).toContain('"formast" is not an accepted parameter');

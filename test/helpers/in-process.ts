@@ -26,9 +26,6 @@ export function inProcessConfig(env: Record<string, string> = {}): Config {
     DATA_DIR: path.join(inject('logDir'), 'in-process'),
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '0',
-    // This process's event loop runs the test too: the replica limit it follows is not the API's alone.
-    SCRAPE_LOOP_DELAY_MS: '0',
-    SCRAPE_LOOP_BUSY_PERCENT: '0',
     ...env,
   });
 }

@@ -22,9 +22,6 @@ export function startOwnStack(name: string, o: OwnStackOptions): Promise<Stack> 
     allowPrivateHosts: o.allowPrivateHosts,
     queuePrefix: `${inject('queuePrefix')}-${name}`,
     logDir: path.join(inject('logDir'), name),
-    // A replica's adaptive limit follows its event loop, which on a machine running many test
-    // files at once runs late and busy for the neighbours' sake: a test's few scrapes must not be
-    // refused for that. (backpressure.test.ts and loop-delay-limit.test.ts test the limit.)
-    env: { SCRAPE_LOOP_DELAY_MS: '0', SCRAPE_LOOP_BUSY_PERCENT: '0', ...o.env },
+    ...(o.env && { env: o.env }),
   });
 }

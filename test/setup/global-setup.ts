@@ -31,7 +31,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // seconds. The shared stack serves every file's crawls and scrapes at once, mostly as one
       // team, so the fairness and backpressure limits are off there (as the rate limit is, in
       // stack.ts); the files that test them set them (fairness per team with `wcs limits`).
-      stackEnv: { RECONCILE_INTERVAL_SECONDS: '2', TEAM_PAGES_IN_FLIGHT: '10000', MAX_SCRAPES_IN_FLIGHT: '0' },
+      stackEnv: { RECONCILE_INTERVAL_SECONDS: '2', TEAM_PAGES_IN_FLIGHT: '10000' },
       log,
     });
   } catch (err) {

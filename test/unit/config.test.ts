@@ -102,10 +102,9 @@ describe('loadConfig', () => {
     expect(byVariable.get('PORT')).toContain('(got "eighty")');
   });
 
-  it('takes the replica limit\'s busy target as a percentage', () => {
-    expect(loadConfig({ DATABASE_URL }).SCRAPE_LOOP_BUSY_PERCENT).toBe(85);
-    expect(loadConfig({ DATABASE_URL, SCRAPE_LOOP_BUSY_PERCENT: '0' }).SCRAPE_LOOP_BUSY_PERCENT).toBe(0);
-    expect(problemsOf({ DATABASE_URL, SCRAPE_LOOP_BUSY_PERCENT: '101' })).toEqual(['SCRAPE_LOOP_BUSY_PERCENT: must be a percentage (0-100) (got "101")']);
+  it('bounds the scrape queue at 1000 by default, and takes 0 for no bound', () => {
+    expect(loadConfig({ DATABASE_URL }).MAX_QUEUED_SCRAPES).toBe(1000);
+    expect(loadConfig({ DATABASE_URL, MAX_QUEUED_SCRAPES: '0' }).MAX_QUEUED_SCRAPES).toBe(0);
   });
 
   it('refuses a port out of range', () => {

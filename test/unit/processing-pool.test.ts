@@ -146,20 +146,20 @@ describe('processing threads shared by crawls and pages a client waits on', () =
 
   it('lets a crawl use every thread while no client is waiting on a page', async () => {
     const slots = new ThreadSlots(2, 1);
-    expect(await granted(slots.take(never, 'background'))).toBe(true);
-    expect(await granted(slots.take(never, 'background'))).toBe(true);
+    expect(await granted(slots.take(never, { background: true }))).toBe(true);
+    expect(await granted(slots.take(never, { background: true }))).toBe(true);
   });
 
   it('keeps a thread for scrapes once one has come, and hands freed threads to scrapes first', async () => {
     const slots = new ThreadSlots(2, 1);
-    const scrape = await slots.take(never, 'interactive');
+    const scrape = await slots.take(never);
     scrape();
-    const crawlPage = await slots.take(never, 'background');
-    const secondCrawlPage = slots.take(never, 'background');
+    const crawlPage = await slots.take(never, { background: true });
+    const secondCrawlPage = slots.take(never, { background: true });
     expect(await granted(secondCrawlPage)).toBe(false);
-    const nextScrape = slots.take(never, 'interactive');
+    const nextScrape = slots.take(never);
     expect(await granted(nextScrape)).toBe(true);
-    const lastScrape = slots.take(never, 'interactive');
+    const lastScrape = slots.take(never);
     expect(await granted(lastScrape)).toBe(false);
     crawlPage();
     expect(await granted(lastScrape)).toBe(true);
@@ -167,6 +167,26 @@ describe('processing threads shared by crawls and pages a client waits on', () =
     (await nextScrape)();
     (await lastScrape)();
     expect(await granted(secondCrawlPage)).toBe(true);
+  });
+
+  it("hands freed threads to teams in turn: a team's burst waits behind itself, not in front of another team's page", async () => {
+    const slots = new ThreadSlots(1);
+    const running = await slots.take(never, { fairnessKey: 'a' });
+    const burst = Array.from({ length: 5 }, () => slots.take(never, { fairnessKey: 'a' }));
+    const other = slots.take(never, { fairnessKey: 'b' });
+    running();
+    // One of team a's was first in line, so it goes first; team b's page is next, not sixth.
+    expect(await granted(burst[0]!)).toBe(true);
+    expect(await granted(other)).toBe(false);
+    (await burst[0]!)();
+    expect(await granted(other)).toBe(true);
+    expect(await granted(burst[1]!)).toBe(false);
+    (await other)();
+    for (const [i, take] of burst.slice(1).entries()) {
+      expect(await granted(take)).toBe(true);
+      if (i < 3) expect(await granted(burst[i + 2]!)).toBe(false);
+      (await take)();
+    }
   });
 });
 

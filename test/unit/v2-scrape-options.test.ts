@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { issuesToDetails } from '../../src/api/validation';
 import { planV2Scrape, V2_DEFAULT_MAX_AGE_MS, v2ScrapeOptionsSchema, v2ScrapeRequestSchema } from '../../src/firecrawl/v2/scrape-options';
 
 const plan = (options: Record<string, unknown>) => planV2Scrape(v2ScrapeOptionsSchema.parse(options));
 const problems = (body: Record<string, unknown>) => {
   const parsed = v2ScrapeRequestSchema.safeParse({ url: 'https://example.com/', ...body });
-  return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  // As the API's 400 words them.
+  return parsed.success ? [] : issuesToDetails(parsed.error.issues).map((d) => `${d.path}: ${d.message}`);
 };
 
 describe('planV2Scrape: v2 options as the internal scrape options', () => {
@@ -49,7 +51,10 @@ describe('v2 scrape request validation', () => {
     expect(problems({ parsers: [] })).toEqual(['parsers: PDFs are always parsed here; omit parsers or send ["pdf"]']);
     expect(problems({ parsers: [{ type: 'pdf', mode: 'ocr' }] })).not.toEqual([]);
     expect(problems({ proxy: 'stealth' })).not.toEqual([]);
-    expect(problems({ engine: 'http', formats: ['screenshot'] })).toEqual(['engine: waitFor, mobile, actions and screenshots need the browser; use engine "auto" or "browser"']);
+    expect(problems({ engine: 'http', formats: ['screenshot'] })).toEqual(['engine: waitFor, mobile, actions, screenshots and branding need the browser; use engine "auto" or "browser"']);
+    expect(problems({ formats: [{ type: 'question', question: 'Why?' }, { type: 'highlights', query: 'why' }, 'product', 'menu', 'branding'] })).toEqual([]);
+    expect(problems({ formats: [{ type: 'answer' }] })[0]).toMatch(/^formats\.0\.type: unknown format type "answer"; the object formats are "json", "screenshot", /);
+    expect(problems({ formats: ['video'] })[0]).toMatch(/^formats\.0: the "video" format is not served here/);
     expect(
       problems({ formats: ['markdown', { type: 'json', prompt: 'x' }, { type: 'changeTracking', modes: ['json'], prompt: 'y' }] }),
     ).toEqual(["formats.2: changeTracking's json mode extracts with its own schema; it cannot be combined with the json format here"]);

@@ -8,6 +8,7 @@ import { submitCrawl } from '../../crawl/submit-crawl';
 import { jobs } from '../../db/schema';
 import { AppError } from '../../errors';
 import { findJob, type JobRow } from '../../jobs/job-store';
+import type { Db } from '../../db/client';
 import type { PageRow } from '../../db/page-row';
 import { pageToDocument, type Document } from '../../firecrawl/v1/document';
 import type { ApiDeps } from '../api-deps';
@@ -31,8 +32,8 @@ export const statusQuerySchema = z.object({
 
 /** How status answers render stored pages: as v1 documents, or (under /v2) v2 ones. */
 export interface DocumentView<D> {
-  /** A stored page as a document, given its job's options. */
-  render: (row: PageRow, options: CrawlOptions) => D;
+  /** A stored page as a document, given its job's options (v2 answers read the database). */
+  render: (row: PageRow, options: CrawlOptions, db: Db) => D | Promise<D>;
   /** The rendered document's schema, for the OpenAPI document. */
   schema: z.ZodType;
 }
@@ -64,7 +65,7 @@ export const crawlErrorsSchema = z.object({
 /** The status answer of a crawl or batch job, read from Postgres, with documents rendered by `view`. */
 export async function jobStatus<D>(deps: ApiDeps, job: JobRow, skip: number, limit: number, basePath: string, view: DocumentView<D>) {
   const options = job.options as CrawlOptions;
-  const [counts, page] = await Promise.all([crawlCounts(deps.db, job.id), crawlPages(deps.db, job.id, (row) => view.render(row, options), skip, limit)]);
+  const [counts, page] = await Promise.all([crawlCounts(deps.db, job.id), crawlPages(deps.db, job.id, (row) => view.render(row, options, deps.db), skip, limit)]);
   return {
     success: true as const,
     status: job.status,

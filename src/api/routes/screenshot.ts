@@ -57,7 +57,7 @@ export function registerScreenshotRoutes(routes: RouteTable, deps: ApiDeps): voi
       const requestedAt = Date.now();
       const { team } = ctx.state;
       const options = screenshotOptionsOf(body);
-      admissionTicket(ctx).admit(team.teamId);
+      const priority = admissionTicket(ctx).admit(team, options.timeout);
 
       await checkTarget(deps.gate, body.url);
       await requireCredits(deps.db, team.teamId, PRICES.screenshotCapture, 'A screenshot');
@@ -67,6 +67,7 @@ export function registerScreenshotRoutes(routes: RouteTable, deps: ApiDeps): voi
       const run = deps.temporal.workflow.execute(screenshotWorkflow, {
         taskQueue: deps.config.taskQueues.scrape,
         workflowId: `screenshot-${jobId}`,
+        priority,
         workflowExecutionTimeout: options.timeout * 3 + 60_000,
         args: [{ task: { jobId, teamId: team.teamId, url: body.url, options, requestedAt }, browserQueue: deps.config.taskQueues.browser }],
       });

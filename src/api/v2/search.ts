@@ -7,7 +7,8 @@ import { clientTags } from '../../scrape/scrape-options';
 import type { ApiDeps } from '../api-deps';
 import type { RouteTable } from '../route';
 import { runSearch, type RankedResult } from '../run-search';
-import { toV2Document, v2DocumentSchema } from '../../firecrawl/v2/document';
+import { v2DocumentSchema } from '../../firecrawl/v2/document';
+import { renderV2Document } from '../../firecrawl/v2/render-document';
 import { formatName, planV2Scrape, refineV2ScrapeOptions, v2FormatSchema, v2ScrapeOptionsShape } from '../../firecrawl/v2/scrape-options';
 
 /** `alexandria` is Firecrawl's cloud catalogue of data-provider tools: accepted, and answered with no tools. */
@@ -145,7 +146,8 @@ export function registerV2SearchRoutes(routes: RouteTable, deps: ApiDeps): void 
       const searched = await Promise.all(
         sources.filter((s): s is 'web' | 'news' => s === 'web' || s === 'news').map(async (source) => ({ source, ...(await runSearch(deps, team, options(source === 'news' ? 'news' : undefined))) })),
       );
-      const document = (r: RankedResult) => (r.page ? toV2Document(r.page, plan.output) : {});
+      const llm = deps.config.llm && { config: deps.config.llm, teamId: team.teamId };
+      const document = async (r: RankedResult) => (r.page ? renderV2Document(deps.db, r.page, plan.output, {}, llm) : {});
       const data: Record<string, unknown[]> = {};
       const warnings: string[] = [];
       for (const { source, results, warning } of searched) {
@@ -154,10 +156,10 @@ export function registerV2SearchRoutes(routes: RouteTable, deps: ApiDeps): void 
           const kept = results
             .map((r) => ({ r, category: categoryOf(r.url, r.page?.metadata?.contentType) }))
             .filter(({ category }) => categories.size === 0 || (category !== undefined && categories.has(category)));
-          data.web = kept.map(({ r, category }, i) => ({ url: r.url, title: r.title, description: r.description, position: i + 1, ...(category && { category }), ...document(r) }));
+          data.web = await Promise.all(kept.map(async ({ r, category }, i) => ({ url: r.url, title: r.title, description: r.description, position: i + 1, ...(category && { category }), ...(await document(r)) })));
         } else {
           const dates = await publishedTimes(deps, results);
-          data.news = results.map((r, i) => ({ url: r.url, title: r.title, snippet: r.description, ...(dates.has(r.url) && { date: dates.get(r.url) }), position: i + 1, ...document(r) }));
+          data.news = await Promise.all(results.map(async (r, i) => ({ url: r.url, title: r.title, snippet: r.description, ...(dates.has(r.url) && { date: dates.get(r.url) }), position: i + 1, ...(await document(r)) })));
         }
       }
       if (sources.includes('images')) {

@@ -44,7 +44,7 @@ export async function streamJob(deps: ApiDeps, ws: WebSocket, teamId: string, jo
     if (first && job.status === 'scraping') await send(ws, { type: 'catchup', data: await snapshot(deps, job) });
     first = false;
     for (const row of await pagesById(deps.db, look.map((p) => p.id))) {
-      await send(ws, { type: 'document', data: v2DocumentView.render(row, options) });
+      await send(ws, { type: 'document', data: await v2DocumentView.render(row, options, deps.db) });
       sent.add(row.id);
     }
     const last = look.at(-1);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { pages } from '../../db/schema';
-import { toV2Document } from '../../firecrawl/v2/document';
+import { renderV2Document } from '../../firecrawl/v2/render-document';
 import { pageColumns, type PageRow } from '../../db/page-row';
 import { pageToDocument } from '../../firecrawl/v1/document';
 import type { GuardedFetcher } from '../../net/guarded-fetcher';
@@ -23,15 +23,15 @@ export interface DeliveryProgress {
 }
 
 /** A page as the API that started the job shows it: a v1 document, or a v2 one for a /v2 job. */
-function documentOf(row: PageRow, options: CrawlOptions): unknown {
-  return options.v2Output ? toV2Document(row, options.v2Output) : pageToDocument(row, options.scrapeOptions.formats);
+function documentOf(db: Db, row: PageRow, options: CrawlOptions): unknown {
+  return options.v2Output ? renderV2Document(db, row, options.v2Output) : pageToDocument(row, options.scrapeOptions.formats);
 }
 
 async function payloadOf(db: Db, jobId: string, event: WebhookEventRow, options: CrawlOptions, metadata: Record<string, unknown>) {
   const data = [];
   if (event.type === 'crawl.page' && event.pageId) {
     const [row] = await db.select(pageColumns).from(pages).where(eq(pages.id, event.pageId));
-    if (row) data.push(documentOf(row, options));
+    if (row) data.push(await documentOf(db, row, options));
   }
   return { success: event.type !== 'crawl.failed', type: event.type, id: jobId, data, ...(event.error && { error: event.error }), metadata };
 }

@@ -26,6 +26,11 @@ export const jobs = pgTable(
     /** Client-chosen `x-idempotency-key` and a hash of the body it came with. */
     idempotencyKey: text('idempotency_key'),
     requestHash: text('request_hash'),
+    /**
+     * Set on a scrape its client stopped waiting for at its `timeout` (408, processing continues):
+     * the hash of the route and body, by which the same request sent again finds this job.
+     */
+    resumeKey: text('resume_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -35,5 +40,6 @@ export const jobs = pgTable(
     uniqueIndex('jobs_team_idempotency_idx').on(t.teamId, t.idempotencyKey),
     /** Work in flight: what a team's in-flight limit and the API's saturation check count. */
     index('jobs_in_flight_idx').on(t.teamId, t.kind).where(sql`${t.status} = 'scraping'`),
+    index('jobs_team_resume_idx').on(t.teamId, t.resumeKey).where(sql`${t.resumeKey} is not null`),
   ],
 );

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, customType, index, integer, json, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { DEFAULT_TEXT_SEARCH_CONFIG, TEXT_SEARCH_CONFIGS, type TextSearchConfig } from '../text-search-language';
+import type { BrandingProfile } from '../branding-profile';
 import type { ActionResults, StoredMetadata } from '../page-metadata';
 import { jobs } from './jobs';
 
@@ -73,6 +74,8 @@ export const pages = pgTable(
     json: json('json'),
     /** Results of the scrape's `actions`, when it had any. */
     actions: jsonb('actions').$type<ActionResults>(),
+    /** The v2 branding format's reading of the rendered page, when it was asked for. */
+    branding: jsonb('branding').$type<BrandingProfile>(),
     warning: text('warning'),
     metadata: jsonb('metadata').$type<StoredMetadata>(),
     errorCode: text('error_code'),

@@ -9,7 +9,7 @@ import { isValidSelector } from './page-markup';
 export const V2_DEFAULT_MAX_AGE_MS = 2 * 24 * 60 * 60 * 1000;
 
 /** Format names v2 accepts as plain strings (`json` and `attributes` need their object form). */
-export const V2_STRING_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'summary', 'changeTracking', 'text'] as const;
+export const V2_STRING_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'summary', 'changeTracking', 'product', 'menu', 'branding', 'text'] as const;
 export type V2StringFormat = (typeof V2_STRING_FORMATS)[number];
 
 const viewportSchema = z.strictObject({
@@ -61,30 +61,69 @@ const attributesFormatSchema = z
   })
   .describe('Values of an attribute on the elements a CSS selector matches (read from the raw HTML).');
 
+const questionFormatSchema = z
+  .strictObject({ type: z.literal('question'), question: z.string().trim().min(1).max(2_000) })
+  .describe("`answer`: the page's answer to the question. Without an LLM, the page's most relevant passage, quoted; with one, a grounded answer.");
+
+const highlightsFormatSchema = z
+  .strictObject({ type: z.literal('highlights'), query: z.string().trim().min(1).max(2_000) })
+  .describe("`highlights`: the main content's passages most relevant to the query, quoted whole, best first.");
+
+const queryFormatSchema = z
+  .strictObject({
+    type: z.literal('query'),
+    prompt: z.string().trim().min(1).max(2_000),
+    mode: z.enum(['freeform', 'directQuote']).default('freeform').describe('"directQuote": the answer is a quote from the page (checked); "freeform": an answer in words (needs an LLM, else a quote).'),
+  })
+  .describe('Deprecated in Firecrawl for question/highlights: `answer` to the prompt.');
+
 /** Formats without options; screenshot and changeTracking objects have their own schemas (all fields defaulted). */
 const plainFormatObjectSchema = z
-  .strictObject({ type: z.enum(['markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'text']) })
+  .strictObject({ type: z.enum(['markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'product', 'menu', 'branding', 'text']) })
   .describe('A format without options, in object form.');
 
 /** The object form of the formats that need options, for the error that names one as a string. */
 const OBJECT_ONLY_FORMATS = new Map([
   ['json', '{"type": "json", "schema": {...}} and/or "prompt"'],
   ['attributes', '{"type": "attributes", "selectors": [{"selector": "...", "attribute": "..."}]}'],
+  ['question', '{"type": "question", "question": "..."}'],
+  ['highlights', '{"type": "highlights", "query": "..."}'],
+  ['query', '{"type": "query", "prompt": "...", "mode": "freeform" | "directQuote"}'],
 ]);
+
+/**
+ * Formats firecrawl-js declares that this deployment does not produce, and why: refused by
+ * name, never dropped in silence.
+ */
+const FORMATS_NOT_SERVED = new Map([
+  ['audio', "Firecrawl's audio format is one audio file extracted from the page's media (such as a video site's soundtrack), which this deployment does not produce; a page's <audio> sources are in rawHtml"],
+  ['video', "Firecrawl's video format is one video file extracted from the page, which this deployment does not produce; a page's <video> sources are in rawHtml"],
+]);
+
+const notServed = (name: unknown): string | undefined => {
+  const why = typeof name === 'string' ? FORMATS_NOT_SERVED.get(name) : undefined;
+  return why && `the "${name}" format is not served here: ${why}.`;
+};
+
+const OBJECT_FORMATS = [jsonFormatSchema, screenshotFormatSchema, changeTrackingFormatSchema, attributesFormatSchema, questionFormatSchema, highlightsFormatSchema, queryFormatSchema, plainFormatObjectSchema] as const;
+
+/** Every `type` an object format may have, for the refusal of any other. */
+const OBJECT_FORMAT_TYPES = OBJECT_FORMATS.flatMap((f) => [...f.shape.type._zod.values].map(String));
 
 /** One entry of v2 `formats`: a name, or an object with its options. */
 export const v2FormatSchema = z.union([
   z.enum(V2_STRING_FORMATS, {
     error: (issue) => {
       const objectForm = typeof issue.input === 'string' ? OBJECT_ONLY_FORMATS.get(issue.input) : undefined;
-      return objectForm ? `"${String(issue.input)}" takes options, so it is given as an object: ${objectForm}` : undefined;
+      return objectForm ? `"${String(issue.input)}" takes options, so it is given as an object: ${objectForm}` : notServed(issue.input);
     },
   }),
-  jsonFormatSchema,
-  screenshotFormatSchema,
-  changeTrackingFormatSchema,
-  attributesFormatSchema,
-  plainFormatObjectSchema,
+  z.discriminatedUnion('type', OBJECT_FORMATS, {
+    error: (issue) => {
+      const type = typeof issue.input === 'object' && issue.input !== null ? (issue.input as { type?: unknown }).type : undefined;
+      return notServed(type) ?? `unknown format type ${JSON.stringify(type)}; the object formats are ${OBJECT_FORMAT_TYPES.map((t) => `"${t}"`).join(', ')}`;
+    },
+  }),
 ]);
 export type V2Format = z.infer<typeof v2FormatSchema>;
 
@@ -131,6 +170,9 @@ export function refineV2ScrapeOptions(o: V2ScrapeOptionsInput, ctx: z.Refinement
   for (const name of new Set(names)) {
     if (names.filter((n) => n === name).length > 1) ctx.addIssue({ code: 'custom', path: at('formats'), message: `the ${name} format is given more than once` });
   }
+  if (names.includes('question') && names.includes('query')) {
+    ctx.addIssue({ code: 'custom', path: at('formats'), message: 'question and query both answer in `answer`; give one of them' });
+  }
   if (names.includes('changeTracking') && !names.includes('markdown')) {
     ctx.addIssue({ code: 'custom', path: at('formats'), message: 'the changeTracking format compares markdown; add "markdown" to formats' });
   }
@@ -155,9 +197,9 @@ export function refineV2ScrapeOptions(o: V2ScrapeOptionsInput, ctx: z.Refinement
       });
     }
   });
-  const needsBrowser = o.waitFor > 0 || o.mobile || Boolean(o.actions?.length) || names.includes('screenshot');
+  const needsBrowser = o.waitFor > 0 || o.mobile || Boolean(o.actions?.length) || names.includes('screenshot') || names.includes('branding');
   if (o.engine === 'http' && needsBrowser) {
-    ctx.addIssue({ code: 'custom', path: at('engine'), message: 'waitFor, mobile, actions and screenshots need the browser; use engine "auto" or "browser"' });
+    ctx.addIssue({ code: 'custom', path: at('engine'), message: 'waitFor, mobile, actions, screenshots and branding need the browser; use engine "auto" or "browser"' });
   }
   if (o.parsers && o.parsers.length === 0) {
     ctx.addIssue({ code: 'custom', path: at('parsers'), message: 'PDFs are always parsed here; omit parsers or send ["pdf"]' });
@@ -180,8 +222,11 @@ export const v2ScrapeRequestSchema = z
   .superRefine((o, ctx) => refineV2ScrapeOptions(o, ctx));
 export type V2ScrapeRequest = z.infer<typeof v2ScrapeRequestSchema>;
 
+/** A v2 format's name. */
+export type V2FormatName = V2StringFormat | 'json' | 'attributes' | 'question' | 'highlights' | 'query';
+
 /** A format's name, whether it came as a string or an object. */
-export function formatName(f: V2Format): V2StringFormat | 'json' | 'attributes' {
+export function formatName(f: V2Format): V2FormatName {
   return typeof f === 'string' ? f : f.type;
 }
 
@@ -195,6 +240,13 @@ export interface ChangeTrackingSpec {
   prompt?: string;
   /** Comparison history this copy belongs to. */
   tag?: string;
+}
+
+/** The question or query format's options, normalized. */
+export interface AnswerSpec {
+  prompt: string;
+  /** freeform: an answer in words where an LLM can give one; directQuote: a quote from the page. */
+  mode: 'freeform' | 'directQuote';
 }
 
 /** The screenshot format's options, normalized. */
@@ -213,13 +265,17 @@ export interface ScreenshotSpec {
  */
 export interface V2OutputSpec {
   /** The v2 format names asked for, in order. */
-  formats: (V2StringFormat | 'json' | 'attributes')[];
+  formats: V2FormatName[];
   /** Options of the screenshot format, when asked for. */
   screenshot?: ScreenshotSpec;
   /** Options of the changeTracking format, when asked for. */
   changeTracking?: ChangeTrackingSpec;
   /** Selectors of the attributes format, when asked for. */
   attributes?: { selector: string; attribute: string }[];
+  /** What `answer` answers (the question format, or the query format's prompt and mode). */
+  answer?: AnswerSpec;
+  /** What `highlights` are picked for (the highlights format's query). */
+  highlights?: { query: string };
   /** Whether stored copies of this scrape may answer later scrapes (`storeInCache`). */
   storeInCache: boolean;
 }
@@ -232,16 +288,17 @@ export interface V2ScrapePlan {
 
 /**
  * Turns v2 scrape options into the internal options the existing workflows take. Formats v2
- * derives from the page (images, attributes) ask the scrape to keep the raw HTML; summary and
- * changeTracking ask for markdown, which they read.
+ * derives from the page (images, attributes, product, menu) ask the scrape to keep the raw HTML; summary,
+ * changeTracking and the answer formats ask for markdown, which they read.
  */
 export function planV2Scrape(v2: V2ScrapeOptions): V2ScrapePlan {
   const names = v2.formats.map(formatName);
   const internal = new Set<Format>();
   for (const name of names) {
     if (name === 'markdown' || name === 'html' || name === 'rawHtml' || name === 'links' || name === 'text') internal.add(name);
-    if (name === 'images' || name === 'attributes') internal.add('rawHtml');
-    if (name === 'summary' || name === 'changeTracking') internal.add('markdown');
+    if (name === 'images' || name === 'attributes' || name === 'product' || name === 'menu') internal.add('rawHtml');
+    // The answer formats read the page's text, which a scrape of its markdown stores alongside.
+    if (name === 'summary' || name === 'changeTracking' || name === 'question' || name === 'highlights' || name === 'query') internal.add('markdown');
   }
   const screenshot = screenshotSpecOf(v2.formats);
   if (screenshot) internal.add(screenshot.fullPage ? 'screenshot@fullPage' : 'screenshot');
@@ -253,6 +310,8 @@ export function planV2Scrape(v2: V2ScrapeOptions): V2ScrapePlan {
   const json = v2.formats.find((f): f is Extract<V2Format, { type: 'json' }> => typeof f !== 'string' && f.type === 'json') ?? (tracking?.modes.includes('json') ? tracking : undefined);
   if (json) internal.add('json');
   const attributes = v2.formats.find((f): f is Extract<V2Format, { type: 'attributes' }> => typeof f !== 'string' && f.type === 'attributes');
+  const answer = answerSpecOf(v2.formats);
+  const highlights = v2.formats.find((f): f is Extract<V2Format, { type: 'highlights' }> => typeof f !== 'string' && f.type === 'highlights');
 
   const options: ScrapeOptions = {
     formats: [...internal],
@@ -267,8 +326,10 @@ export function planV2Scrape(v2: V2ScrapeOptions): V2ScrapePlan {
     removeBase64Images: v2.removeBase64Images,
     blockAds: v2.blockAds,
     ...(v2.location && { location: v2.location }),
-    // A copy that answered a change-tracking scrape would compare with itself: always fetch.
-    maxAge: tracking ? 0 : v2.maxAge,
+    // A copy that answered a change-tracking scrape would compare with itself, and a stored copy
+    // has no branding unless its scrape asked for it: always fetch.
+    maxAge: tracking || names.includes('branding') ? 0 : v2.maxAge,
+    ...(names.includes('branding') && { branding: true }),
     engine: v2.engine,
     ...(v2.actions && { actions: v2.actions }),
     ...(screenshot && (screenshot.quality !== undefined || screenshot.viewport) && {
@@ -288,9 +349,21 @@ export function planV2Scrape(v2: V2ScrapeOptions): V2ScrapePlan {
       },
     }),
     ...(attributes && { attributes: attributes.selectors }),
+    ...(answer && { answer }),
+    ...(highlights && { highlights: { query: highlights.query } }),
     storeInCache: v2.storeInCache,
   };
   return { options, output };
+}
+
+function answerSpecOf(formats: V2Format[]): AnswerSpec | undefined {
+  for (const f of formats) {
+    if (typeof f === 'string') continue;
+    // Firecrawl's question format is a grounded answer, which is the query format's freeform mode.
+    if (f.type === 'question') return { prompt: f.question, mode: 'freeform' };
+    if (f.type === 'query') return { prompt: f.prompt, mode: f.mode };
+  }
+  return undefined;
 }
 
 function screenshotSpecOf(formats: V2Format[]): ScreenshotSpec | undefined {

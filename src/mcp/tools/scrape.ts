@@ -12,7 +12,7 @@ const CONTINUATION_MAX_AGE_MS = 3_600_000;
 export const scrapeTool = defineTool({
   name: 'firecrawl_scrape',
   title: 'Scrape a page',
-  description: `Scrape one URL and return its content: markdown by default, or HTML, links, images, a screenshot URL, a summary, a comparison with your previous copy (changeTracking), or JSON matching a supplied schema (formats: ["json"] with jsonOptions). Use it when the request names a page; use firecrawl_search to find pages and firecrawl_map to list a site's URLs.
+  description: `Scrape one URL and return its content: markdown by default, or HTML, links, images, a screenshot URL, a summary, a comparison with your previous copy (changeTracking), JSON matching a supplied schema (formats: ["json"] with jsonOptions), or the answer to a question about the page (formats: ["query"] with queryOptions.prompt: the page's own passage, or an LLM's answer where the service has one). Use it when the request names a page; use firecrawl_search to find pages and firecrawl_map to list a site's URLs.
 
 A stored copy up to two days old may answer; set maxAge: 0 for a live fetch. A long page is cut to the result budget, and the result then says so first, with the contentOffset that continues it.`,
   input: {

@@ -4,7 +4,7 @@ import { isTypeScript, siblingModule } from '../../runtime/module-files';
 import type { ProcessedContent, ProcessOptions } from './processed-content';
 import type { ProcessingTask } from './processing-thread';
 import type { TextOnlyTask } from './text-only-thread';
-import { ThreadSlots } from './thread-slots';
+import { ThreadSlots, type ProcessingTurn } from './thread-slots';
 
 /** What bounds the processing of one page. */
 export interface ProcessingLimits {
@@ -14,8 +14,8 @@ export interface ProcessingLimits {
   cancel?: AbortSignal;
   /** How long fetching or rendering the page took, for the timeout message. */
   fetchMs: number;
-  /** A crawl's page, which no client waits on: it leaves a thread free for those that do. */
-  background?: boolean;
+  /** Whose turn the page waits for when every thread is busy. */
+  turn?: ProcessingTurn;
 }
 
 /** Turns a fetched body into content (processBody's signature, wherever it runs). */
@@ -144,7 +144,7 @@ export class ProcessingPool {
    */
   private async runFull(task: ProcessingTask, budgetMs: number, limits: ProcessingLimits): Promise<ProcessedContent> {
     const { signal: waited, outOfTime } = callerSignal(limits);
-    const release = await this.slots.take(waited, limits.background ? 'background' : 'interactive').catch((err: unknown) => {
+    const release = await this.slots.take(waited, limits.turn).catch((err: unknown) => {
       throw outOfTime(err);
     });
     const budget = AbortSignal.timeout(Math.max(1, budgetMs));

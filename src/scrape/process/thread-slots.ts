@@ -1,8 +1,18 @@
 /** How long after an interactive page its reserved slots stay kept for the next one. */
 const RESERVE_WINDOW_MS = 10_000;
 
+import { FairWaiters } from './fair-waiters';
+
 /** Whose page a task is: one a client waits on, or a crawl's, which can wait its turn. */
 export type SlotKind = 'interactive' | 'background';
+
+/** Whose turn a page's processing waits for. */
+export interface ProcessingTurn {
+  /** A crawl's page, which no client waits on: it leaves a thread free for those that do. */
+  background?: boolean;
+  /** The team whose page it is: waiting pages are served in turn between teams. */
+  fairnessKey?: string;
+}
 
 /**
  * One slot per processing thread. A task takes a slot before it is posted, so the pool's
@@ -12,15 +22,15 @@ export type SlotKind = 'interactive' | 'background';
  * While interactive pages come in (one in the last RESERVE_WINDOW_MS), `reserved` slots are
  * kept for them: however many crawl pages queue, a scrape a client waits on finds a thread at
  * once. With none lately a crawl may use every thread, so a crawl alone runs at full speed. A
- * freed slot goes to a waiting interactive page first; each kind is served first come, first
- * served.
+ * freed slot goes to a waiting interactive page first; within a kind, teams take turns
+ * (FairWaiters), so one team's burst does not stand in front of another team's page.
  */
 export class ThreadSlots {
   private free: number;
   /** When the last interactive page asked for a slot (performance.now()). */
   private lastInteractive = Number.NEGATIVE_INFINITY;
-  /** Waiters by kind, in arrival order (a Set keeps insertion order). */
-  private readonly waiting: Record<SlotKind, Set<() => void>> = { interactive: new Set(), background: new Set() };
+  /** Waiters by kind, in turn between teams. */
+  private readonly waiting: Record<SlotKind, FairWaiters> = { interactive: new FairWaiters(), background: new FairWaiters() };
 
   constructor(
     count: number,
@@ -30,22 +40,24 @@ export class ThreadSlots {
   }
 
   /** Resolves with the slot's release once one is free; rejects if `signal` aborts first. */
-  async take(signal: AbortSignal, kind: SlotKind = 'interactive'): Promise<() => void> {
+  async take(signal: AbortSignal, turn: ProcessingTurn = {}): Promise<() => void> {
     signal.throwIfAborted();
+    const kind: SlotKind = turn.background ? 'background' : 'interactive';
+    const key = turn.fairnessKey ?? '';
     if (kind === 'interactive') this.lastInteractive = performance.now();
     if (this.grantable(kind)) {
       this.free--;
     } else {
       await new Promise<void>((resolve, reject) => {
         const abandon = () => {
-          this.waiting[kind].delete(grant);
+          this.waiting[kind].delete(key, grant);
           reject(signal.reason);
         };
         const grant = () => {
           signal.removeEventListener('abort', abandon);
           resolve();
         };
-        this.waiting[kind].add(grant);
+        this.waiting[kind].add(key, grant);
         signal.addEventListener('abort', abandon, { once: true });
       });
     }
@@ -66,11 +78,9 @@ export class ThreadSlots {
   /** Hands free slots to waiters, interactive ones first. */
   private dispatch(): void {
     for (const kind of ['interactive', 'background'] as const) {
-      for (const grant of this.waiting[kind]) {
-        if (!this.grantable(kind)) break;
+      while (!this.waiting[kind].empty && this.grantable(kind)) {
         this.free--;
-        this.waiting[kind].delete(grant);
-        grant();
+        this.waiting[kind].shift()!();
       }
     }
   }

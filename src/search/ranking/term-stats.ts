@@ -41,6 +41,20 @@ export function pageTermStats(db: Queryable, pageIds: readonly string[], lexemes
 }
 
 /**
+ * Stats of passages of one page's text (all body weight), stemmed in the page's language;
+ * keyed by the passage's index.
+ */
+export function passageTermStats(db: Queryable, passages: readonly string[], config: TextSearchConfig, lexemes: readonly string[]): Promise<Map<string, TermStats>> {
+  if (passages.length === 0 || lexemes.length === 0) return Promise.resolve(new Map());
+  const cfg = sql.raw(`'${config}'::regconfig`);
+  return statsOf(
+    db,
+    sql`SELECT (t.n - 1)::text AS key, to_tsvector(${cfg}, t.p) AS v FROM unnest(${sql.param(passages)}::text[]) WITH ORDINALITY AS t(p, n)`,
+    lexemes,
+  );
+}
+
+/**
  * Stats of results known only by the provider's title (A) and snippet (B), stemmed in the
  * query's language; keyed by provider rank.
  */

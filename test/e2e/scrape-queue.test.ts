@@ -8,14 +8,13 @@ import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixtur
 import { setTeamLimits } from '../../src/limits/team-limits';
 import { createTeamWithKey } from '../helpers/accounts';
 import { api } from '../helpers/api';
-import { sampleSum, scrapeMetrics } from '../helpers/prometheus-text';
 import { inProcessConfig, startInProcessApi, startInProcessWorkers, type Running } from '../helpers/in-process';
 import { startMigratedPostgres, type ThrowawayPostgres } from '../helpers/throwaway-postgres';
 
 /**
- * An API and workers of this file's own, on a database of its own (saturation counts every
- * single-page job of the deployment, so other files' scrapes must not count here), with room
- * for two scrapes in flight.
+ * An API and workers of this file's own, on a database of its own (the queue bound counts every
+ * single-page job of the deployment, so other files' scrapes must not count here), with a scrape
+ * queue bounded at two (MAX_QUEUED_SCRAPES).
  */
 const CAPACITY = 2;
 /** Far above what the file sends; on, so that a refusal without RateLimit headers shows it came before the limit. */
@@ -28,8 +27,9 @@ let pg: ThrowawayPostgres;
 let database: Database;
 let site: FixtureServer;
 let apiServer: Running & { url: string };
-/** A second replica whose limit adapts to its event loop (the first keeps the deployment's count only). */
-let adaptive: Running & { url: string; metricsUrl: string };
+/** A replica on a task queue no worker polls yet, with no queue bound: its scrapes wait in Temporal. */
+let unserved: Running & { url: string };
+let unservedConfig: ReturnType<typeof inProcessConfig>;
 let workers: Running;
 let key: string;
 /** A team allowed one page in flight (`wcs limits <team> --pagesInFlight 1`), and one on the default. */
@@ -56,11 +56,7 @@ beforeAll(async () => {
           });
         }),
       '/quick': (_req, res) => html(res, '<html><head><title>Quick</title></head><body><main><h1>Quick page</h1><p>Answered at once.</p></main></body></html>'),
-      // Stalls this process's event loop (the in-process API's) inside a request's handling.
-      '/stall': (_req, res) => {
-        holdEventLoop(800);
-        html(res, '<html><body><p>Stalled.</p></body></html>');
-      },
+      '/queued': (_req, res) => html(res, '<html><head><title>Queued</title></head><body><main><h1>Queued page</h1><p>Served once a worker came.</p></main></body></html>'),
     },
     inject('siteHosts')[0]!,
   );
@@ -69,19 +65,25 @@ beforeAll(async () => {
     TEMPORAL_TASK_QUEUE_PREFIX: `wcs-backpressure-${process.pid}`,
     WORKER_QUEUES: 'http',
     ALLOW_PRIVATE_HOSTS: new URL(site.url).host,
-    MAX_SCRAPES_IN_FLIGHT: String(CAPACITY),
+    MAX_QUEUED_SCRAPES: String(CAPACITY),
     RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
   });
   workers = await startInProcessWorkers(config);
-  // Its replica limit is off (inProcessConfig): these cases are about the deployment-wide count.
   apiServer = await startInProcessApi(config);
-  // Far above a loaded machine's hiccups; the test holds the loop for longer on purpose.
-  adaptive = await startInProcessApi({ ...config, SCRAPE_LOOP_DELAY_MS: 300 });
+  unservedConfig = inProcessConfig({
+    DATABASE_URL: pg.url,
+    TEMPORAL_TASK_QUEUE_PREFIX: `wcs-unserved-${process.pid}`,
+    WORKER_QUEUES: 'http',
+    ALLOW_PRIVATE_HOSTS: new URL(site.url).host,
+    MAX_QUEUED_SCRAPES: '0',
+  });
+  unserved = await startInProcessApi(unservedConfig);
 });
 afterAll(async () => {
   for (const hold of holds) hold.release();
   await apiServer?.close();
-  await adaptive?.close();
+  await unserved?.close();
+  await unservedWorkers?.close();
   await workers?.close();
   await site?.close();
   await database?.close();
@@ -90,10 +92,15 @@ afterAll(async () => {
 
 const scrape = (path: string, as = key, baseUrl = apiServer.url) => api('/v1/scrape', { key: as, baseUrl, body: { url: `${site.url}${path}`, formats: ['markdown'], timeout: 30_000 } });
 
-/** Holds this process's event loop, which is also the in-process APIs'. */
-function holdEventLoop(ms: number): void {
-  const until = Date.now() + ms;
-  while (Date.now() < until);
+let unservedWorkers: Running | undefined;
+
+/** A refusal's Retry-After, which must be the number of seconds its message names. */
+function retryAfter(r: { headers: Headers; body: { error: string } }): number {
+  const seconds = Number(r.headers.get('retry-after'));
+  expect(seconds).toBeGreaterThanOrEqual(1);
+  expect(seconds).toBeLessThanOrEqual(60);
+  expect(r.body.error).toContain(`retry in ${seconds} s`);
+  return seconds;
 }
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
@@ -104,8 +111,8 @@ async function until(what: string, check: () => boolean | Promise<boolean>, time
   }
 }
 
-describe('backpressure', () => {
-  it('refuses new scrapes with 503 and Retry-After while the workers are saturated, answers the accepted ones, and serves again after', async () => {
+describe('the scrape queue', () => {
+  it('refuses new scrapes with 503 and a truthful Retry-After once its bound is reached, answers the accepted ones, and serves again after', async () => {
     const accepted = [scrape('/held'), scrape('/held')];
     let answered = 0;
     for (const a of accepted) void a.finally(() => answered++);
@@ -114,8 +121,9 @@ describe('backpressure', () => {
     for (let i = 0; i < 3; i++) {
       const refused = await scrape('/quick');
       expect(refused.status).toBe(503);
-      expect(refused.body).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', error: 'The workers are saturated: this deployment takes no more scrapes or screenshots at the moment; retry in 1 s' });
-      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.body).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', error: expect.stringMatching(/^The scrape queue is full \(2 accepted and not finished\); retry in \d+ s$/) });
+      // Nothing has finished lately: the line clears no faster than the longest wait named.
+      expect(retryAfter(refused)).toBe(60);
       // Refused before its key is looked up: a refusal under overload costs no database query,
       // and so is neither authenticated nor counted against the rate limit.
       expect(refused.headers.get('ratelimit-limit')).toBeNull();
@@ -167,7 +175,7 @@ describe('backpressure', () => {
     const refused = await scrape('/quick', limited.key);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ success: false, code: 'RATE_LIMITED', error: expect.stringMatching(/^This team has 1 scrapes in flight, the most it may have at once/) });
-    expect(refused.headers.get('retry-after')).toBe('1');
+    retryAfter(refused);
     const neighbour = await scrape('/quick', other.key);
     expect(neighbour.status).toBe(200);
     expect(neighbour.body.data.markdown).toContain('Answered at once.');
@@ -203,40 +211,43 @@ describe('backpressure', () => {
     expect(job).toMatchObject({ status: 'failed', errorCode: 'SCRAPE_CANCELLED', url: `${site.url}/held` });
   });
 
-  // Last: the other replica sees this one's scrapes finish only at its next count (every 200 ms).
-  it('holds fewer scrapes on a replica whose event loop runs late, refusing the rest at once, and takes them again once it keeps up', async () => {
+  it('admits at full capacity again once a flood has gone: the bound counts work, and nothing else holds it lower', async () => {
     holds.length = 0;
-    const first = scrape('/held', key, adaptive.url);
-    await until('the scrape reaches the site', () => holds.length === 1);
-    // One of the deployment's two places is free, but this replica's loop just ran 0.8 s late:
-    // the next 250 ms window cuts its limit.
-    const quickHits = site.hits.get('/quick') ?? 0;
-    const longStallWindows = async () => {
-      const stalls = await scrapeMetrics(adaptive.metricsUrl);
-      const windows = (le: string) => sampleSum(stalls, 'wcs_scrape_replica_loop_stall_seconds_bucket', { le }) ?? 0;
-      return windows('+Inf') - windows('0.5');
-    };
-    const longStallsBefore = await longStallWindows();
-    await fetch(`${site.url}/stall`).then((r) => r.arrayBuffer());
-    await sleep(400);
-    const refused = await scrape('/quick', key, adaptive.url);
-    expect(refused.status).toBe(503);
-    expect(refused.body).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', error: 'This API replica is saturated: it takes no more scrapes or screenshots at the moment; retry in 1 s' });
-    expect(refused.headers.get('retry-after')).toBe('1');
-    expect(refused.headers.get('ratelimit-limit')).toBeNull();
-    expect(site.hits.get('/quick') ?? 0).toBe(quickHits);
-    // Operators see the stall: one more window whose longest stall passed half a second.
-    expect((await longStallWindows()) - longStallsBefore).toBeGreaterThanOrEqual(1);
+    const flood = await Promise.all(Array.from({ length: CAPACITY * 6 }, () => scrape('/quick')));
+    expect(flood.filter((r) => r.status === 503).length).toBeGreaterThan(0);
+    for (const r of flood) expect([200, 503]).toContain(r.status);
+    // Idle again (the count is re-read every 200 ms): CAPACITY held scrapes at once are all taken.
+    await sleep(500);
+    const held = Array.from({ length: CAPACITY }, () => scrape('/held'));
+    await until('every held scrape reaches the site', () => holds.length === CAPACITY);
+    for (const hold of holds) hold.release();
+    for (const r of await Promise.all(held)) expect(r.status).toBe(200);
+  });
 
-    // On time again, each window in which it turned a request away gives it one more place.
-    let answer = refused;
-    await until('the replica takes a scrape again', async () => {
-      answer = await scrape('/quick', key, adaptive.url);
-      return answer.status !== 503;
+  it("refuses a scrape whose wait in Temporal's queue would pass its timeout; the ones queued before are served once a worker comes", async () => {
+    const body = { url: `${site.url}/queued`, formats: ['markdown'], timeout: 2_000 };
+    // No worker polls this queue: the scrape waits in Temporal past its timeout, and goes on waiting.
+    const queued = await api('/v1/scrape', { key, baseUrl: unserved.url, body });
+    expect(queued.status).toBe(408);
+    expect(queued.body.code).toBe('SCRAPE_TIMEOUT');
+    // Once the queue's oldest task has waited longer than a request's timeout (Temporal's
+    // backlog age, read every second), the next one is told so at once instead of timing out.
+    let refused = queued;
+    await until('a scrape is refused for the wait', async () => {
+      refused = await api('/v1/scrape', { key, baseUrl: unserved.url, body: { ...body, url: `${site.url}/quick` } });
+      return refused.status === 503;
     });
-    expect(answer.status).toBe(200);
-    expect(answer.body.data.markdown).toContain('Answered at once.');
-    holds[0]!.release();
-    expect((await first).status).toBe(200);
+    expect(refused.body).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', error: expect.stringMatching(/^Scrapes wait \d+ s for a worker, longer than this request's timeout; retry in \d+ s$/) });
+    expect(retryAfter(refused)).toBeGreaterThanOrEqual(2);
+
+    unservedWorkers = await startInProcessWorkers(unservedConfig);
+    // The queued scrape was not lost: sent again, the same request gets its page.
+    let again = queued;
+    await until('the queued scrape is answered', async () => {
+      again = await api('/v1/scrape', { key, baseUrl: unserved.url, body });
+      return again.status === 200;
+    }, 60_000);
+    expect(again.body.data.markdown).toContain('Served once a worker came.');
+    expect(site.hits.get('/queued')).toBe(1);
   });
 });

@@ -1,0 +1,112 @@
+import Firecrawl from '@mendable/firecrawl-js';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ledger } from '../../src/db/schema';
+import { FIXTURE_TEXT } from '../fixtures/scrape-pages';
+import { fixture } from '../helpers/api';
+import { testDatabase } from '../helpers/db';
+import { answer, type FakeOpenAi } from '../helpers/fake-openai';
+import { startLlmStack, type LlmStack } from '../helpers/llm-stack';
+import type { Stack } from '../helpers/stack';
+
+/** The answer formats and product's gaps with an LLM configured: a stack of its own, pointed at a local OpenAI-protocol server. */
+let llm: LlmStack;
+let fake: FakeOpenAi;
+let stack: Stack;
+
+const BEAM = FIXTURE_TEXT.ARTICLE_PARAGRAPHS[2]!;
+
+beforeAll(async () => {
+  llm = await startLlmStack('v2-answers', { allowPrivateHosts: [new URL(inject('fixtureUrl')).host] });
+  ({ fake, stack } = llm);
+});
+afterAll(async () => {
+  await llm?.stop();
+});
+
+const client = () => new Firecrawl({ apiKey: inject('apiKey'), apiUrl: stack.apiUrl });
+const reply = (answer: string) => ({ content: JSON.stringify({ answer }), tokens: 900 });
+
+describe('question and query with an LLM configured', () => {
+  it('question: a grounded answer in words from the page, charged like json once per page', async () => {
+    fake.script(() => reply('About twenty nautical miles.'));
+    const doc = await client().scrape(fixture('/article'), { formats: [{ type: 'question', question: 'How far is a Fresnel beam visible?' }], maxAge: 0 });
+    expect(doc.answer).toBe('About twenty nautical miles.');
+    expect(fake.requests).toHaveLength(1);
+    const user = fake.requests[0]!.messages.find((m) => m.role === 'user')!.content;
+    expect(user).toContain('<question>How far is a Fresnel beam visible?</question>');
+    expect(user).toContain(BEAM);
+    expect(fake.requests[0]!.messages[0]!.content).toContain('using only what the page says');
+
+    const scrapeId = doc.metadata!.scrapeId as string;
+    const charges = await testDatabase().db.select({ amount: ledger.amount, key: ledger.idempotencyKey }).from(ledger).where(eq(ledger.jobId, scrapeId));
+    expect(charges.sort((a, b) => a.key.localeCompare(b.key))).toEqual([
+      { amount: -4, key: `answer:${scrapeId}` },
+      { amount: -1, key: `scrape:${scrapeId}` },
+    ]);
+    expect(doc.metadata?.creditsUsed).toBe(5);
+  });
+
+  it('query directQuote: the LLM’s quote when it occurs in the page', async () => {
+    const quote = 'visible for more than twenty nautical miles';
+    fake.script(() => reply(quote));
+    const doc = await client().scrape(fixture('/article'), { formats: [{ type: 'query', prompt: 'How far is a Fresnel beam visible?', mode: 'directQuote' }] });
+    expect(doc.answer).toBe(quote);
+    expect(doc.warning).toBeUndefined();
+    expect(fake.requests[0]!.messages[0]!.content).toContain('copied exactly');
+  });
+
+  it('query directQuote: a quote the page does not contain is replaced by the page’s best passage, with a warning', async () => {
+    fake.script(() => reply('Fresnel beams reach fifty miles on a clear night.'));
+    const doc = await client().scrape(fixture('/article'), { formats: [{ type: 'query', prompt: 'How far is a Fresnel beam visible?', mode: 'directQuote' }] });
+    expect(doc.answer).toBe(BEAM);
+    expect(doc.warning).toContain("The LLM's quote does not occur in the page");
+  });
+
+  it('highlights stay the page’s own passages, without asking the LLM', async () => {
+    fake.script(() => reply('never asked'));
+    const doc = await client().scrape(fixture('/article'), { formats: [{ type: 'highlights', query: 'Fresnel lens beam' }] });
+    expect(doc.highlights!.split('\n\n')[0]).toBe(BEAM);
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('product with an LLM configured', () => {
+  it('asks the model for the fields the structured data leaves out, keeps what the page states, and charges like json once', async () => {
+    fake.script(() => answer({ category: 'Trekking pack', sku: 'KES-45-SLATE' }, { category: 'A 45 litre trekking pack', sku: 'item KES-45-SLATE' }));
+    const doc = await client().scrape(fixture('/extract/product-microdata'), { formats: ['product'], maxAge: 0 });
+    expect(fake.requests).toHaveLength(1);
+    // The category's evidence is on the page; the SKU's is not, so it stays absent.
+    expect(doc.product).toMatchObject({ title: 'Kestrel 45L Backpack', brand: 'Kestrel Gear', category: 'Trekking pack' });
+    expect(doc.product!.variants[0]!.sku).toBeUndefined();
+    expect(doc.product!.variants[0]!.price).toEqual({ amount: 189, currency: 'EUR' });
+
+    const scrapeId = doc.metadata!.scrapeId as string;
+    const charges = await testDatabase().db.select({ amount: ledger.amount, key: ledger.idempotencyKey }).from(ledger).where(eq(ledger.jobId, scrapeId));
+    expect(charges.map((c) => c.key).sort()).toEqual([`product:${scrapeId}`, `scrape:${scrapeId}`]);
+    expect(doc.metadata?.creditsUsed).toBe(5);
+  });
+});
+
+describe('menu with an LLM configured', () => {
+  it('reads a menu the page shows without schema.org data, keeping only the items the page states', async () => {
+    const page = `<!doctype html><html lang="en"><head><title>Harbour Kitchen</title></head><body><main><h1>Harbour Kitchen</h1>
+<h2>Starters</h2><ul><li>Oysters, six rock oysters: €14.50</li><li>Fish soup: €7.00</li></ul></main></body></html>`;
+    const S = 'hasMenuSection[0]';
+    fake.script(() =>
+      answer(
+        { name: 'Harbour Kitchen', hasMenuSection: [{ name: 'Starters', hasMenuItem: [{ name: 'Oysters', price: 14.5, priceCurrency: 'EUR' }, { name: 'Lobster thermidor', price: 40 }] }] },
+        { name: 'Harbour Kitchen', [`${S}.name`]: 'Starters', [`${S}.hasMenuItem[0].name`]: 'Oysters', [`${S}.hasMenuItem[0].price`]: '€14.50', [`${S}.hasMenuItem[0].priceCurrency`]: '€14.50' },
+      ),
+    );
+    const doc = await client().parse({ data: Buffer.from(page), filename: 'menu.html', contentType: 'text/html' }, { formats: ['menu'] });
+    expect(fake.requests).toHaveLength(1);
+    expect(doc.menu).toMatchObject({ isMenu: true, merchant: { name: 'Harbour Kitchen' } });
+    expect(doc.menu!.confidence).toBeGreaterThan(0.8);
+    // The lobster is nowhere on the page: the model's item is dropped, not shown. "EUR" is not
+    // in the words the model quoted ("€14.50"), so the currency is left out too.
+    expect(doc.menu!.sections).toEqual([{ id: 'section-1', name: 'Starters', items: [expect.objectContaining({ name: 'Oysters', price: { amount: 14.5 } })] }]);
+    expect(doc.menu!.currency).toBeUndefined();
+    expect(doc.metadata?.creditsUsed).toBe(5);
+  });
+});
