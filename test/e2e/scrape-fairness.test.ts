@@ -29,8 +29,9 @@ describe('fairness between teams', () => {
     attempt += 1;
     const a = await createTeamWithKey(db, `fair-a-${process.pid}-${attempt}`, 1_000);
     const b = await createTeamWithKey(db, `fair-b-${process.pid}-${attempt}`, 1_000);
-    // An operator's limit for A that its burst fits in; it is also A's fairness weight (64/16).
-    await setTeamLimits(db, a.teamId, { pagesInFlight: BURST });
+    // An operator's limit for A that its burst fits in (with room for the in-flight count's
+    // approximation, see ScrapeAdmission); it is also A's fairness weight (80/16).
+    await setTeamLimits(db, a.teamId, { pagesInFlight: BURST + 16 });
     const articles = site.pages.filter((p) => p.pageType === 'article');
     const bPage = articles[0]!;
     const timedB = async () => {
