@@ -173,6 +173,8 @@ const envSchema = z
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
     /** Seconds between the worker's checks of unfinished jobs against their Temporal workflows. */
     RECONCILE_INTERVAL_SECONDS: int(60, 1),
+    /** Milliseconds between the worker's passes that put newly stored pages in the local search index. */
+    SEARCH_INDEX_INTERVAL_MS: int(1_000, 50),
     /** OpenAI-compatible Chat Completions base URL for extraction (Ollama: http://127.0.0.1:11434/v1); unset: no LLM. */
     LLM_BASE_URL: z.url().optional(),
     /** API key sent to LLM_BASE_URL; servers that ignore keys (Ollama) need none. */

@@ -49,9 +49,8 @@ export interface StoreOptions {
    */
   returnRow?: boolean;
   /**
-   * Id of the crawl frontier row the page is stored into; absent, a row is inserted. (An insert
-   * meeting an existing row would compute the generated search vector twice: for the proposed
-   * row and for the update.)
+   * Id of the crawl frontier row the page is stored into; absent, a row is inserted (an insert
+   * meeting an existing row writes the proposed row and then the update).
    */
   frontierRow?: string;
 }
@@ -119,6 +118,8 @@ export async function storeScrapedPage(
     headings: headingsOf(content.markdown),
     searchable: options.searchable && page.statusCode < 400,
     searchLanguage: textSearchConfigFor(content.metadata.language),
+    // Indexed after storing, by the search indexer (a stored page's content is written once; this keeps any rewrite honest).
+    searchVector: null,
     markdown: content.markdown,
     html: content.html ?? null,
     rawHtml: options.keepRawHtml ? content.rawHtml : null,

@@ -2,6 +2,7 @@ import { Client } from '@temporalio/client';
 import { ConfigError, loadConfig } from '../config/env';
 import { connectDatabase } from '../db/client';
 import { startReconciler } from '../jobs/reconciler';
+import { startSearchIndexer } from '../search/search-indexer';
 import { createLogger } from '../log';
 import { startMetricsServer } from '../metrics/metrics-server';
 import { connectWhenTemporalIsUp, migrateWhenPostgresIsUp } from '../startup/wait-for-dependencies';
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
   const reconciler = config.WORKER_QUEUES.includes('http')
     ? startReconciler(database.db, new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config.RECONCILE_INTERVAL_SECONDS * 1000, logger)
     : undefined;
+  // Pages are stored by the HTTP queue's activities; one indexer per such worker (they skip each other's rows).
+  const searchIndexer = config.WORKER_QUEUES.includes('http') ? startSearchIndexer(database.db, config.SEARCH_INDEX_INTERVAL_MS, logger) : undefined;
   logger.info(
     {
       queues: workers.map((w) => w.options.taskQueue),
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
     await Promise.all(workers.map((w) => w.run()));
   } finally {
     await reconciler?.stop();
+    await searchIndexer?.stop();
     await metricsServer?.close();
     await dispose();
     await connection.close();

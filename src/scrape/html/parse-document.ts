@@ -13,6 +13,8 @@ type LinkedomMap = TreeAdapterTypeMap<Node, ParentNode, ChildNode, Document, Doc
 
 const { NS } = parse5Html;
 
+const UNSERIALISABLE_NAME = /["'<=]/;
+
 /** Builds one document; holds what the DOM has no place for (template contents, document mode). */
 function linkedomAdapter(): TreeAdapter<LinkedomMap> {
   let document: Document;
@@ -21,11 +23,14 @@ function linkedomAdapter(): TreeAdapter<LinkedomMap> {
   const setAttributes = (element: Element, attrs: Token.Attribute[]): void => {
     for (const attr of attrs) {
       const name = attr.prefix ? `${attr.prefix}:${attr.name}` : attr.name;
-      if (element.hasAttribute(name)) continue;
+      // A name with quotes, `<` or `=` (markup gone wrong: `<div "="">`) is kept by browsers, but
+      // no later stage reads it, and serialised it reads back as broken markup (the markdown
+      // converter lost the content between two such names).
+      if (UNSERIALISABLE_NAME.test(name) || element.hasAttribute(name)) continue;
       try {
         element.setAttribute(name, attr.value);
       } catch {
-        // A name the DOM refuses (quotes, `<`): browsers keep it, but no later stage reads it.
+        // A name the DOM refuses: as above, nothing reads it.
       }
     }
   };

@@ -4,15 +4,16 @@ type Grant = () => void;
 /**
  * Waiters grouped by fairness key (the team), served in turn between keys and in arrival order
  * within one: a team that queued a hundred pages gets the next free slot only after every other
- * team waiting has had one. A Map keeps insertion order, so the key served moves to the back.
+ * team waiting has had one, and a team that starts waiting goes first (it has had no turn
+ * lately). A Map keeps insertion order: the key served moves to the back, a new key goes in front.
  */
 export class FairWaiters {
-  private readonly byKey = new Map<string, Set<Grant>>();
+  private byKey = new Map<string, Set<Grant>>();
 
   add(key: string, grant: Grant): void {
     const queue = this.byKey.get(key);
     if (queue) queue.add(grant);
-    else this.byKey.set(key, new Set([grant]));
+    else this.byKey = new Map([[key, new Set([grant])], ...this.byKey]);
   }
 
   delete(key: string, grant: Grant): void {
@@ -21,19 +22,19 @@ export class FairWaiters {
     if (queue.size === 0) this.byKey.delete(key);
   }
 
-  /** Takes the next waiter: the oldest of the key whose turn it is; undefined when none waits. */
-  shift(): Grant | undefined {
-    const next = this.byKey.entries().next();
-    if (next.done) return undefined;
-    const [key, queue] = next.value;
-    const grant = queue.values().next().value!;
-    queue.delete(grant);
-    this.byKey.delete(key);
-    if (queue.size > 0) this.byKey.set(key, queue);
-    return grant;
-  }
-
-  get empty(): boolean {
-    return this.byKey.size === 0;
+  /**
+   * Takes the next waiter: the oldest of the first key, in turn, that `eligible` lets through;
+   * undefined when none does.
+   */
+  shift(eligible: (key: string) => boolean = () => true): { key: string; grant: Grant } | undefined {
+    for (const [key, queue] of this.byKey) {
+      if (!eligible(key)) continue;
+      const grant = queue.values().next().value!;
+      queue.delete(grant);
+      this.byKey.delete(key);
+      if (queue.size > 0) this.byKey.set(key, queue);
+      return { key, grant };
+    }
+    return undefined;
   }
 }

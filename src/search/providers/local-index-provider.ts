@@ -4,6 +4,13 @@ import { textSearchConfigFor } from '../../db/text-search-language';
 import { timeWindow } from '../time-filter';
 import type { ProviderAnswer, ProviderQuery, SearchProvider } from './search-provider';
 import { tsQuerySql } from '../ts-query';
+import { indexPendingPages } from '../search-indexer';
+
+/**
+ * Pages a search indexes itself, at most, before it queries: the indexer's backlog while it keeps
+ * up with a crawl; beyond it (just after a large crawl) the rest waits for the indexer.
+ */
+const SEARCH_CATCH_UP = 500;
 
 interface IndexRow extends Record<string, unknown> {
   id: string;
@@ -34,6 +41,8 @@ export class LocalIndexProvider implements SearchProvider {
     // Only a URL's newest searchable copy counts: an older copy that matched is not the page today.
     const query = this.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT set_config('statement_timeout', ${String(this.timeoutMs)}, true)`);
+      // Pages stored since the indexer's last pass are indexed first, so a search finds every page stored before it.
+      await indexPendingPages(tx, SEARCH_CATCH_UP, false);
       return tx.execute<IndexRow>(sql`
         SELECT id, url, title, description FROM (
           SELECT DISTINCT ON (p.url_key) p.id, coalesce(p.metadata->>'url', p.url) AS url, p.title, p.description,

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client';
+import { SEARCH_VECTOR } from '../../db/schema/pages';
 import type { TextSearchConfig } from '../../db/text-search-language';
 import { FIELD_WEIGHT, type TermStats } from './bm25';
 
@@ -29,10 +30,14 @@ async function statsOf(db: Queryable, vectors: SQL, lexemes: readonly string[]):
   return stats;
 }
 
-/** Stats of stored pages, from their indexed vector; keyed by page id. */
+/**
+ * Stats of stored pages, from their indexed vector, or the vector the index would give them
+ * (pages a search has just scraped are not indexed yet, and pages outside the index never are);
+ * keyed by page id.
+ */
 export function pageTermStats(db: Queryable, pageIds: readonly string[], lexemes: readonly string[]): Promise<Map<string, TermStats>> {
   if (pageIds.length === 0 || lexemes.length === 0) return Promise.resolve(new Map());
-  return statsOf(db, sql`SELECT p.id::text AS key, p.search_vector AS v FROM pages p WHERE p.id IN ${pageIds}`, lexemes);
+  return statsOf(db, sql`SELECT p.id::text AS key, coalesce(p.search_vector, ${SEARCH_VECTOR}) AS v FROM pages p WHERE p.id IN ${pageIds}`, lexemes);
 }
 
 /**

@@ -1,11 +1,11 @@
 import { highlightedCodeBlock, strikethrough, taskListItems } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
-import { gfmTables } from '../../../src/scrape/html/gfm-tables';
+import { gfmTables } from './turndown-gfm-tables';
 
 /**
- * The markdown converter the crawl peers use: turndown with the same GFM rules as ours (Joplin's,
- * with our linear table rule in place of its quadratic one), so a peer does the same conversion
- * work and the comparison is about crawling.
+ * The markdown converter the crawl peers use: turndown with Joplin's GFM rules, and tables in
+ * the shape ours writes (a linear rule in place of Joplin's quadratic one), the usual way a
+ * JavaScript crawler writes markdown.
  */
 export function peerTurndown(): TurndownService {
   const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
