@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
+import Firecrawl from '@mendable/firecrawl-js';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ledger } from '../../src/db/schema';
@@ -10,6 +10,7 @@ import { firecrawl } from '../helpers/firecrawl-cli';
 import { callTool, connectHttpMcp, jsonOf } from '../helpers/mcp-client';
 import { signedByTeam, startHookReceiver, until } from '../helpers/monitors';
 import { testTemporal } from '../helpers/temporal';
+import { refusal } from '../helpers/sdk-refusal';
 
 /** /v2/agent through firecrawl-js 4.42, unmodified, on the default stack (no LLM). */
 let site: FixtureServer;
@@ -45,16 +46,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.close();
 });
-
-/** The SDK's error for a call the API refused. */
-async function refusal(call: Promise<unknown>): Promise<SdkError> {
-  const err = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(SdkError);
-  return err as SdkError;
-}
 
 describe('/v2/agent through firecrawl-js 4.42, no LLM', () => {
   it('fills a schema from the URLs given (a product’s SKU, price and brand from its JSON-LD), with sources, a trace and charges per page', async () => {

@@ -1,10 +1,11 @@
-import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
+import Firecrawl from '@mendable/firecrawl-js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ledger } from '../../src/db/schema';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
 import { api } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
+import { refusal } from '../helpers/sdk-refusal';
 
 /** A small site of our own: pages whose content the tests change, and pages to search for. */
 let site: FixtureServer;
@@ -18,16 +19,6 @@ const page = (title: string, body: string, head = '') =>
 
 function sdk(): Firecrawl {
   return new Firecrawl({ apiKey: inject('apiKey'), apiUrl: inject('apiUrl') });
-}
-
-/** The SDK's error for a call the API refused (the SDK throws it; anything else fails the test). */
-async function refusal(call: Promise<unknown>): Promise<SdkError> {
-  const err = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(SdkError);
-  return err as SdkError;
 }
 
 beforeAll(async () => {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { SdkError } from '@mendable/firecrawl-js';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -10,6 +9,7 @@ import { testDatabase } from '../helpers/db';
 import { monitorSdk, runCheck, scheduleOf, signedByTeam, startHookReceiver, triggerCheck, until, waitForCheck } from '../helpers/monitors';
 import { sdkShapeProblems } from '../helpers/sdk-types';
 import { testTemporal } from '../helpers/temporal';
+import { refusal } from '../helpers/sdk-refusal';
 
 /** A word only this file's pages carry, so the local search index finds them and nothing else. */
 const WORD = `tidewatch${randomUUID().slice(0, 6)}`;
@@ -26,16 +26,6 @@ afterAll(async () => {
   await site?.close();
   await hooks?.close();
 });
-
-/** The SDK's error for a call the API refused. */
-async function refusal(call: Promise<unknown>): Promise<SdkError> {
-  const err = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(SdkError);
-  return err as SdkError;
-}
 
 describe('monitors through firecrawl-js 4.42', () => {
   it('creates (cron and text), reads, lists, pauses, reschedules and deletes, each monitor a Temporal Schedule', async () => {
