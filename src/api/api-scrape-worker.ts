@@ -21,10 +21,14 @@ import { PrefetchedPages, type Prefetch } from './prefetched-pages';
 const SHUTDOWN_GRACE = '10s';
 
 /**
- * Scrapes the worker runs at once below which a new start is likely to run here eagerly: under
- * the SDK's 40 workflow task slots, with room for those the worker took from the queue meanwhile.
+ * Scrapes the API's worker runs at once. Past the SDK's default of 40 workflow tasks: each of
+ * them mostly waits (for the page, for a processing thread), and a scrape that finds no free
+ * slot goes through Temporal's matching to a worker process, which costs more CPU than running
+ * it here.
  */
-const EAGER_ROOM = 32;
+const SCRAPE_SLOTS = 160;
+/** Scrapes below which a new start is likely to run here eagerly, leaving room for those the worker took from the queue meanwhile. */
+const EAGER_ROOM = SCRAPE_SLOTS - 16;
 
 /** Wait before running again after the worker stopped on its own; doubles up to the cap. */
 const RESTART_DELAY_MS = { initial: 1_000, max: 30_000 };
@@ -173,6 +177,8 @@ export class ApiScrapeWorker {
         prefetched: (jobId, cancel) => this.prefetchedPages.take(jobId, cancel),
       }),
       enableNonLocalActivities: false,
+      maxConcurrentWorkflowTaskExecutions: SCRAPE_SLOTS,
+      maxConcurrentLocalActivityExecutions: SCRAPE_SLOTS,
       shutdownGraceTime: SHUTDOWN_GRACE,
       ...(tracing && { interceptors: { activity: tracing.interceptors.activity ?? [] }, sinks: tracing.sinks }),
     });
