@@ -182,6 +182,35 @@ describe('crawls and batch scrapes with an LLM configured', () => {
     expect(keys).toEqual(['answer', 'crawl', 'product']);
   });
 
+  it('a batch retried after its worker died mid-answer asks the LLM again only for the pages not yet stored, and charges each page once', async () => {
+    let secondAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (secondAsked = resolve));
+    // The second page's answer is slow: its worker is killed while it waits, after the first page was stored.
+    fake.script((_request, n) => {
+      if (n === 1) secondAsked();
+      return { ...reply('About twenty nautical miles.'), ...(n === 1 && { delayMs: 5_000 }) };
+    });
+    const urls = [fixture('/article'), fixture('/extract/product-microdata'), fixture('/extract/og-only')];
+    const started = await client().startBatchScrape(urls, { options: { formats: [question], maxAge: 0 } });
+    await asked;
+    stack.worker.child.kill('SIGKILL');
+    await stack.worker.exited;
+    await stack.restartWorker();
+    let batch = await client().getBatchScrapeStatus(started.id);
+    for (const deadline = Date.now() + 90_000; batch.status === 'scraping' && Date.now() < deadline; batch = await client().getBatchScrapeStatus(started.id)) await new Promise((r) => setTimeout(r, 500));
+    expect(batch.status).toBe('completed');
+    expect(batch.data.map((d) => d.answer)).toEqual(urls.map(() => 'About twenty nautical miles.'));
+
+    const pageOf = (n: number) => fake.requests[n]!.messages.find((m) => m.role === 'user')!.content;
+    const times = (content: string) => fake.requests.filter((r) => r.messages.find((m) => m.role === 'user')!.content === content).length;
+    expect(times(pageOf(0))).toBe(1);
+    // The page whose answer the dead worker waited for is asked again; the third once.
+    expect(fake.requests).toHaveLength(4);
+    const answerCharges = (await charges(started.id)).filter((c) => c.key.startsWith('answer:'));
+    expect(answerCharges.map((c) => c.amount)).toEqual([-4, -4, -4]);
+    expect(batch.creditsUsed).toBe(15);
+  }, 120_000);
+
   it('an LLM that fails leaves the page its own passage as the answer, uncharged, with a warning', async () => {
     fake.script(() => ({ status: 400, message: 'model overloaded' }));
     const batch = await client().batchScrape([fixture('/article')], { options: { formats: [question], maxAge: 0 }, pollInterval: 1, timeout: 60 });
