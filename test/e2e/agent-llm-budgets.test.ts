@@ -53,14 +53,15 @@ describe('/v2/agent with an LLM: token and time budgets', () => {
     const done = await sdk().agent({ prompt: 'enamel mugs and their prices', pollInterval: 1, timeout: 90 });
     expect(done.status).toBe('failed');
     expect(done.error).toContain(`The time budget (AGENT_LLM_MAX_SECONDS = ${MAX_SECONDS}) was reached`);
-    expect(llm.fake.requests).toHaveLength(3);
     const id = (await sdk().listAgents()).agents![0]!.id;
     const { trace, turns, charges } = await turnsAndCharges(id);
-    // The run ended at its budget, before the cut-off turn would have answered (three turns of 5 s).
+    // Two turns fit on a quiet machine; whatever fitted, the last turn asked for was cut off.
+    expect(turns.length).toBeGreaterThanOrEqual(1);
+    expect(llm.fake.requests).toHaveLength(turns.length + 1);
+    expect(charges.filter((c) => c.idempotencyKey.startsWith(`agent:${id}:llm:`))).toHaveLength(turns.length);
+    // The run ended at its budget, not when the cut-off turn would have answered (5 s after it was asked, at 15 s or later).
     const at = (type: string) => Date.parse(trace.events!.find((e) => e.type === type)!.occurredAt);
-    expect(at('run.finished') - at('run.started')).toBeLessThan(15_000);
-    expect(turns).toHaveLength(2);
-    expect(charges.filter((c) => c.idempotencyKey.startsWith(`agent:${id}:llm:`))).toHaveLength(2);
+    expect(at('run.finished') - at('run.started')).toBeLessThan(MAX_SECONDS * 1000 + 2_500);
     expect(done.creditsUsed).toBe(-charges.reduce((sum, c) => sum + c.amount, 0));
   });
 });
