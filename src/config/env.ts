@@ -187,6 +187,13 @@ const envSchema = z
     LLM_RESPONSE_FORMAT: z.enum(['auto', 'json_schema', 'json_object']).default('auto'),
     /** Milliseconds one LLM request may take. */
     LLM_TIMEOUT_MS: int(120_000, 1_000),
+    /** Tokens (the replies' usage.total_tokens, summed) an agent run's model turns may use; reached, the run stops failed. */
+    AGENT_LLM_MAX_TOKENS: int(100_000, 1_000),
+    /**
+     * Seconds an agent run's model loop may take, from the run's start; reached, the run stops
+     * failed (a turn in flight is cut off). At most 25 minutes: the run's own timeout is 30.
+     */
+    AGENT_LLM_MAX_SECONDS: int(600, 5).refine((s) => s <= 1_500, 'must be at most 1500 (25 minutes; an agent run times out at 30)'),
     /** Search providers, tried in order until one answers: local (this deployment's pages), searxng, serper. */
     SEARCH_PROVIDER: csv
       .pipe(z.array(z.enum(['local', 'searxng', 'serper'])).min(1, 'name at least one of local, searxng, serper'))

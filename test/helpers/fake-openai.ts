@@ -8,7 +8,7 @@ export interface ChatRequest {
   temperature?: number;
 }
 
-/** A scripted answer: JSON content with token usage (sent after `delayMs`, a slow model), or an HTTP error. */
+/** A scripted answer: JSON content with token usage (after `delayMs`, a model thinking), or an HTTP error. */
 export type ChatReply = { content: string; tokens?: number; delayMs?: number } | { status: number; message: string };
 
 export interface FakeOpenAi {
@@ -62,14 +62,16 @@ export async function startFakeOpenAi(apiKey = 'test-key'): Promise<FakeOpenAi> 
       const reply = respond(request, n);
       if ('status' in reply) return send(reply.status, { error: { message: reply.message, type: 'server_error' } });
       const completion = Math.max(1, Math.round((reply.tokens ?? 1_000) / 4));
-      setTimeout(() => send(200, {
+      const answer = () => send(200, {
         id: `chatcmpl-${n}`,
         object: 'chat.completion',
         created: 1_780_000_000,
         model: request.model,
         choices: [{ index: 0, message: { role: 'assistant', content: reply.content }, finish_reason: 'stop' }],
         usage: { prompt_tokens: (reply.tokens ?? 1_000) - completion, completion_tokens: completion, total_tokens: reply.tokens ?? 1_000 },
-      }), reply.delayMs ?? 0);
+      });
+      if (reply.delayMs) setTimeout(() => !res.destroyed && answer(), reply.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
