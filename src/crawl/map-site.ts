@@ -1,7 +1,7 @@
 import type { GuardedFetcher } from '../net/guarded-fetcher';
 import type { HttpScraper } from '../scrape/http-scraper';
 import { scrapeOptionsSchema } from '../scrape/scrape-options';
-import { urlKey } from '../url/normalize-url';
+import { keyedLink } from './discover-links';
 import type { MapRequest } from './crawl-options';
 import { CrawlScope } from './crawl-scope';
 import type { RobotsCache } from './robots';
@@ -55,16 +55,9 @@ export async function mapSite(deps: MapDeps, o: MapOptions, deadline: number, ca
   }
   const seen = new Set<string>();
   let links = found.filter((link) => {
-    let url: URL;
-    try {
-      url = new URL(link);
-    } catch {
-      return false;
-    }
-    url.hash = '';
-    const key = urlKey(url.href);
-    if (seen.has(key) || !scope.admits(url)) return false;
-    seen.add(key);
+    const keyed = keyedLink(link, false);
+    if (!keyed || seen.has(keyed.key) || !scope.admits(keyed.url)) return false;
+    seen.add(keyed.key);
     return true;
   });
   if (o.search) {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { crawlCandidates } from '../../src/crawl/discover-links';
 import { CrawlScope } from '../../src/crawl/crawl-scope';
+import { RobotsCache } from '../../src/crawl/robots';
+import type { GuardedFetcher } from '../../src/net/guarded-fetcher';
 import { urlKey } from '../../src/url/normalize-url';
 
 describe('urlKey: one key per page, however a link spells it', () => {
@@ -82,5 +85,25 @@ describe('CrawlScope', () => {
     }
     expect(admits(s, 'https://example.com/report.pdf')).toBe(true);
     expect(admits(s, 'https://example.com/page.html')).toBe(true);
+  });
+});
+
+describe('crawlCandidates', () => {
+  const options = { url: 'https://example.com/', includePaths: [] as string[], excludePaths: [] as string[], regexOnFullURL: false, allowExternalLinks: false, allowSubdomains: false, crawlEntireDomain: false };
+  const robotsTxt = { status: 200, body: Buffer.from('User-agent: *\nDisallow: /private/\n') };
+  const robots = new RobotsCache({ get: async () => robotsTxt } as unknown as GuardedFetcher, 'test');
+  const candidates = (links: string[], ignoreQueryParameters: boolean) =>
+    crawlCandidates(links, new CrawlScope(options), { ignoreQueryParameters, ignoreRobotsTxt: false }, robots);
+
+  it('lists each followed link once, keyed, with robots.txt refusals marked, whichever key option a crawl has', async () => {
+    const links = ['https://example.com/a?b=2&a=1#top', 'https://example.com/private/x', 'https://example.org/off-site', 'not a url', 'https://example.com/a?b=2&a=1#top'];
+    // Twice each: the second time from memory, which must answer as parsing did.
+    for (let round = 0; round < 2; round++) {
+      expect(await candidates(links, false)).toEqual([
+        { url: 'https://example.com/a?b=2&a=1', key: 'https://example.com/a?a=1&b=2', host: 'example.com', blocked: false },
+        { url: 'https://example.com/private/x', key: 'https://example.com/private/x', host: 'example.com', blocked: true },
+      ]);
+      expect((await candidates(links, true)).map((c) => c.key)).toEqual(['https://example.com/a', 'https://example.com/private/x']);
+    }
   });
 });
