@@ -1,5 +1,6 @@
 import { parseHTML } from 'linkedom';
 import { parse, type DefaultTreeAdapterMap, type TreeAdapter, type TreeAdapterTypeMap, html as parse5Html, type Token } from 'parse5';
+import { INSPECTED, INSPECTED_ATTRIBUTE } from './scan-page';
 
 /**
  * The page's DOM is linkedom's (fast, and Readability and turndown run on it unmodified), but
@@ -14,6 +15,17 @@ type LinkedomMap = TreeAdapterTypeMap<Node, ParentNode, ChildNode, Document, Doc
 const { NS } = parse5Html;
 
 const UNSERIALISABLE_NAME = /["'<=]/;
+
+/**
+ * Cleaning removes every `<svg>` (scan-page.ts), so of an SVG element only what the page scan
+ * reads before that is kept; the rest of its attributes (paths, fills, view boxes) and text
+ * would be a tenth of a page's nodes, built to be thrown away.
+ */
+function unreadSvg(node: ParentNode): boolean {
+  const element = node as Element;
+  return element.namespaceURI === NS.SVG && !INSPECTED.has(element.localName);
+}
+const unread = (element: Element, attrs: Token.Attribute[]): Token.Attribute[] => (unreadSvg(element) ? attrs.filter((attr) => attr.name === INSPECTED_ATTRIBUTE && !attr.prefix) : attrs);
 
 /** Builds one document; holds what the DOM has no place for (template contents, document mode). */
 function linkedomAdapter(): TreeAdapter<LinkedomMap> {
@@ -41,6 +53,7 @@ function linkedomAdapter(): TreeAdapter<LinkedomMap> {
     }
   };
   const appendText = (parent: ParentNode, text: string, before: ChildNode | null): void => {
+    if (unreadSvg(parent)) return;
     const previous = before ? before.previousSibling : parent.lastChild;
     if (previous?.nodeType === 3) (previous as Text).data += text;
     else parent.insertBefore(document.createTextNode(text), before);
@@ -49,8 +62,13 @@ function linkedomAdapter(): TreeAdapter<LinkedomMap> {
     createDocument: () => (document = parseHTML('').document as unknown as Document),
     createDocumentFragment: () => document.createDocumentFragment(),
     createElement(tagName, namespaceURI, attrs) {
-      const element = namespaceURI === NS.HTML ? document.createElement(tagName) : document.createElementNS(namespaceURI, tagName);
-      setAttributes(element, attrs);
+      if (namespaceURI === NS.HTML) {
+        const element = document.createElement(tagName);
+        setAttributes(element, attrs);
+        return element;
+      }
+      const element = document.createElementNS(namespaceURI, tagName);
+      setAttributes(element, unread(element, attrs));
       return element;
     },
     createCommentNode: (data) => document.createComment(data),

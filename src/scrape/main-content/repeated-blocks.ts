@@ -1,4 +1,4 @@
-import { oneLineOnce, squash } from './text-lines';
+import { oneLineOnce, squash, textMeasures, visibleLength } from './text-lines';
 import { closestTag } from './closest-tag';
 
 /**
@@ -156,21 +156,34 @@ export function dropRepeatedBlocks(root: Element, paragraphs = false): void {
     const add = BLOCK.has(element.localName) ? 1 : (blocks.get(element) ?? 0);
     if (add) blocks.set(parent, (blocks.get(parent) ?? 0) + add);
   }
+  // Texts are compared only between elements of the same length, measured in one walk; an
+  // element whose subtree lost something since is measured again.
+  const measures = textMeasures(root);
+  const changed = new Set<Element>();
+  const remove = (element: Element) => {
+    for (let at = element.parentElement; at && !changed.has(at); at = at.parentElement) changed.add(at);
+    element.remove();
+  };
+  const lengthOf = (element: Element) => (changed.has(element) ? visibleLength(element) : measures.length(element));
+  // Blocks are removed in document order, so each one reached is as it was measured: a text
+  // whose length no other such element has cannot be said twice.
+  const lengths = new Map<number, number>();
+  for (const element of elements) if ((blocks.get(element) ?? 0) >= 2) lengths.set(measures.length(element), (lengths.get(measures.length(element)) ?? 0) + 1);
   const seen = new Map<string, Element>();
   for (const element of elements) {
     if ((blocks.get(element) ?? 0) < 2 || !root.contains(element) || closestTag(element, QUOTE)) continue;
+    if (lengthOf(element) < MIN_LENGTH || (!changed.has(element) && lengths.get(measures.length(element))! < 2)) continue;
     const text = squash(element.textContent);
-    if (text.length < MIN_LENGTH) continue;
     const first = seen.get(text);
     if (!first) seen.set(text, element);
     // A wrapper and its only block say the same once.
-    else if (!first.contains(element)) element.remove();
+    else if (!first.contains(element)) remove(element);
   }
   for (const element of elements) {
     const twin = element.previousElementSibling;
     if (twin?.localName !== element.localName || !root.contains(element) || closestTag(element, VALUES) || closestTag(element, QUOTE)) continue;
-    const text = squash(element.textContent);
-    if (text.length >= MIN_TWIN && text === squash(twin.textContent)) element.remove();
+    const length = lengthOf(element);
+    if (length >= MIN_TWIN && length === lengthOf(twin) && squash(element.textContent) === squash(twin.textContent)) remove(element);
   }
   dropScreenSizeCopies(root);
   if (paragraphs) dropRepeatedParagraphs(root);
