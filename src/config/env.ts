@@ -131,7 +131,7 @@ const envSchema = z
       }),
     /** User-Agent sent with every fetch unless the request overrides it. */
     USER_AGENT: z.string().min(1).default('Mozilla/5.0 (compatible; web-context-service/0.1; +https://github.com/web-context-service)'),
-    /** Largest page body fetched, in bytes. */
+    /** Largest page body fetched, and largest HTML taken from a rendered page, in bytes (SCRAPE_TOO_LARGE past it). */
     MAX_PAGE_BYTES: int(10 * 1024 * 1024, 1024),
     /** Largest request body the API accepts, in bytes. */
     MAX_BODY_BYTES: int(1024 * 1024, 1024),

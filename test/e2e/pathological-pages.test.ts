@@ -33,6 +33,8 @@ const pages = {
   '/deep': nestedDivsPage(80_000),
   '/paragraphs': manyParagraphsPage(),
   '/table': hugeTablePage(),
+  // Small to send; its script grows the DOM past MAX_PAGE_BYTES once rendered.
+  '/grows': `<!doctype html><html><head><title>Grows</title></head><body><p>The opening sentence of the page.</p><script>document.body.append('x'.repeat(12 * 1024 * 1024))</script></body></html>`,
   '/plain': '<!doctype html><html><head><title>Plain</title></head><body><h1>Plain</h1><p>An ordinary page.</p></body></html>',
 };
 
@@ -177,6 +179,21 @@ describe('a page of a million elements, scraped with a 120 s timeout and every t
     expect(next.body.data.warning).toBeUndefined();
     expect(processes()).toEqual(before);
     expect(before.every((p) => p.exitCode === null)).toBe(true);
+  });
+});
+
+describe('a page whose script grows it past MAX_PAGE_BYTES, rendered in Chromium', () => {
+  it('is refused as too large, in the documented error shape; the worker goes on, and the next render is whole', async () => {
+    const before = stack.worker.child.pid;
+    const { status, body } = await api('/v1/scrape', { body: { url: `${site.url}/grows`, formats: ['markdown', 'rawHtml'], engine: 'browser', timeout: 60_000 }, baseUrl: stack.apiUrl });
+    expect(status).toBe(502);
+    expect(body).toEqual({ success: false, code: 'SCRAPE_TOO_LARGE', error: `${site.url}/grows rendered to more than the 10485760-byte limit of HTML` });
+
+    const next = await api('/v1/scrape', { body: { url: `${site.url}/plain`, formats: ['markdown'], engine: 'browser', timeout: 60_000 }, baseUrl: stack.apiUrl });
+    expect(next.status).toBe(200);
+    expect(next.body.data.markdown).toBe('# Plain\n\nAn ordinary page.');
+    expect(stack.worker.child.pid).toBe(before);
+    expect(stack.worker.child.exitCode).toBeNull();
   });
 });
 
