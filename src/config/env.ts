@@ -104,9 +104,9 @@ const envSchema = z
     PROCESSING_TIMEOUT_MS: int(10_000, 100),
     /**
      * Most MB of old-generation heap one processing thread may hold. Without a cap V8 lets each
-     * thread's heap grow toward its own default (gigabytes) before it collects hard. A page whose
-     * DOM outgrows the cap ends that thread, and the page comes back as its plain text; a 5 MB
-     * page of 100,000 links needs about 450 MB.
+     * thread's heap grow toward its own default (gigabytes) before it collects hard. It also
+     * bounds a page's DOM (160 elements and text nodes per MB, see ProcessingPool): a larger page
+     * comes back as its plain text, so that no page drives a thread into the limit.
      */
     PROCESSING_THREAD_HEAP_MB: int(512, 64),
     /**
