@@ -97,6 +97,7 @@ export async function createWorkers(
     robots,
     screenshots,
     extractPageData: extract.extractPageData,
+    ...(config.llm && { llm: config.llm }),
     userAgent: config.USER_AGENT,
     maxBatchSize: config.CRAWL_BATCH_SIZE,
     perHostBatches: config.CRAWL_HOST_CONCURRENCY,
