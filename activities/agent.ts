@@ -1,6 +1,8 @@
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { inArray } from 'drizzle-orm';
-import { AGENT_LLM_TURN_CREDITS, agentMessages, DECISION_SCHEMA, parseDecision, type AgentDecision, type Observation } from '../src/agent/agent-llm';
+import { AGENT_LLM_TURN_CREDITS, agentMessages, DECISION_SCHEMA, parseDecision, TIME_BUDGET_REACHED, timeBudgetMessage, type AgentDecision, type Observation } from '../src/agent/agent-llm';
+import { AGENT_FOLLOWED_PAGES, pickLinks, relevanceWords, type FollowedLink } from '../src/agent/agent-links';
+import { answerSources } from '../src/agent/answer-sources';
 import { AGENT_SEARCH_RESULTS, type AgentStep } from '../src/agent/agent-run';
 import { endAgentRun, findAgentStep, listAgentSteps, recordAgentStep } from '../src/agent/agent-store';
 import { charge } from '../src/credits/ledger';
@@ -51,6 +53,36 @@ export interface AgentTurnInput {
   turn: number;
   prompt: string;
   schema?: JsonSchema;
+  /** When the run's time budget ends (epoch ms): the turn is cut off then, unrecorded and uncharged. */
+  deadline: number;
+  maxSeconds: number;
+}
+
+export interface AgentLinksInput {
+  jobId: string;
+  seq: number;
+  prompt: string;
+  schema?: JsonSchema;
+  /** The pages read, whose links are followed. */
+  pageIds: string[];
+  /** URL keys of the pages the run read or tried: never followed again. */
+  read: string[];
+}
+
+export interface AgentExtractInput {
+  jobId: string;
+  seq: number;
+  /** Stored pages, in the order they were read. */
+  pageIds: string[];
+  schema?: JsonSchema;
+  /** The model's answer (already checked against the schema); absent, the pages' extractions are merged. */
+  answer?: unknown;
+}
+
+/** What the extract step found: the answer and, per field, the pages that show its value. */
+export interface AgentExtraction {
+  data: unknown;
+  sources: Record<string, string[]>;
 }
 
 export interface AgentSearchResult {
@@ -64,8 +96,6 @@ export interface FinishAgentInput {
   status: 'completed' | 'failed' | 'cancelled';
   /** Stored pages, in the order they were read. */
   pageIds: string[];
-  /** The model's answer (already checked against the schema), instead of the pages' merged extractions. */
-  answer?: unknown;
   schema?: JsonSchema;
   creditsUsed: number;
   error?: { code: string; message: string };
@@ -84,6 +114,14 @@ export function createAgentActivities(deps: AgentActivityDeps) {
       const page = s.tool === 'scrape' ? stored.find((p) => p.id === (s.result as { pageId?: string }).pageId) : undefined;
       return page ? [{ kind: 'page', url: page.url, markdown: page.markdown ?? '' }] : [];
     });
+  }
+
+  /** Stored pages by id, in the order given. */
+  async function storedPages(pageIds: string[]) {
+    const stored = pageIds.length
+      ? await deps.db.select({ id: pages.id, url: pages.url, markdown: pages.markdown, metadata: pages.metadata, links: pages.links }).from(pages).where(inArray(pages.id, pageIds))
+      : [];
+    return pageIds.map((id) => stored.find((p) => p.id === id)).filter((p): p is (typeof stored)[number] => !!p);
   }
 
   return {
@@ -136,14 +174,22 @@ export function createAgentActivities(deps: AgentActivityDeps) {
      * schema is refused here, never returned as data: the next turn shows the model why. The turn
      * and its charge are recorded together, so a retry answers the same choice, uncharged.
      */
-    async agentLlmTurn(input: AgentTurnInput): Promise<AgentDecision & { credits: number }> {
+    async agentLlmTurn(input: AgentTurnInput): Promise<AgentDecision & { credits: number; tokens: number }> {
       return withAppFailures(async () => {
         const key = `llm:${input.turn}`;
         const done = await findAgentStep(deps.db, input.jobId, key);
-        if (done) return { ...(done.result as AgentDecision), credits: AGENT_LLM_TURN_CREDITS };
+        if (done) return { ...(done.result as AgentDecision), credits: AGENT_LLM_TURN_CREDITS, tokens: Number(done.parameters.tokens ?? 0) };
         if (!deps.llm) throw new AppError('LLM_NOT_CONFIGURED', 'This worker has no LLM configured (LLM_BASE_URL, LLM_MODEL), and the run was planned for one', undefined, { permanent: true });
+        const llm = deps.llm;
         const startedAt = new Date().toISOString();
-        const reply = await deps.llm.json(agentMessages(input.prompt, input.schema, await observations(input.jobId)), { name: 'agent_step', schema: DECISION_SCHEMA }, Context.current().cancellationSignal);
+        // A turn still thinking when the run's time is up is cut off: nothing recorded, nothing charged.
+        const outOfTime = () => ApplicationFailure.create({ type: TIME_BUDGET_REACHED, message: timeBudgetMessage(input.maxSeconds), nonRetryable: true });
+        if (Date.now() >= input.deadline) throw outOfTime();
+        const timeUp = AbortSignal.timeout(input.deadline - Date.now());
+        const messages = agentMessages(input.prompt, input.schema, await observations(input.jobId));
+        const reply = await llm.json(messages, { name: 'agent_step', schema: DECISION_SCHEMA }, AbortSignal.any([Context.current().cancellationSignal, timeUp])).catch((err: unknown) => {
+          throw timeUp.aborted ? outOfTime() : err;
+        });
         let decision = parseDecision(reply.content);
         if (decision.action === 'scrape') {
           try {
@@ -163,37 +209,89 @@ export function createAgentActivities(deps: AgentActivityDeps) {
           }
         });
         const stored = (await findAgentStep(deps.db, input.jobId, key)) ?? step;
-        return { ...(stored.result as AgentDecision), credits: AGENT_LLM_TURN_CREDITS };
+        return { ...(stored.result as AgentDecision), credits: AGENT_LLM_TURN_CREDITS, tokens: Number(stored.parameters.tokens ?? 0) };
       });
     },
 
     /**
-     * Ends the run with what it found: with a schema, the pages' extractions merged (each field's
-     * value with the pages it came from); without, each page's main content with its URL.
+     * The pages worth reading next: links from the pages read to other pages of their site, scored
+     * by the prompt's and the schema's words (agent-links.ts), at most AGENT_FOLLOWED_PAGES. Reads
+     * stored pages only, so it charges nothing; recorded once, a retry answers the same links.
      */
-    async finishAgentRun(input: FinishAgentInput): Promise<void> {
+    async pickAgentLinks(input: AgentLinksInput): Promise<FollowedLink[]> {
       return withAppFailures(async () => {
-        const stored = input.pageIds.length
-          ? await deps.db.select({ id: pages.id, url: pages.url, markdown: pages.markdown, metadata: pages.metadata }).from(pages).where(inArray(pages.id, input.pageIds))
-          : [];
-        const ordered = input.pageIds.map((id) => stored.find((p) => p.id === id)).filter((p): p is (typeof stored)[number] => !!p);
-        let data: unknown = null;
-        let sources: Record<string, string[]> | string[] = ordered.map((p) => p.url);
+        const done = await findAgentStep(deps.db, input.jobId, 'links');
+        if (done) return (done.result as { pages: FollowedLink[] }).pages;
+        const startedAt = new Date().toISOString();
+        const from = await storedPages(input.pageIds);
+        const words = relevanceWords(input.prompt, input.schema);
+        const admitted = pickLinks(from, words, new Set(input.read), Number.POSITIVE_INFINITY).filter((l) => {
+          try {
+            deps.gate.parse(l.url);
+            return true;
+          } catch {
+            return false;
+          }
+        });
+        const step: AgentStep = {
+          seq: input.seq,
+          tool: 'links',
+          parameters: { from: from.map((p) => p.url), words: [...words], limit: AGENT_FOLLOWED_PAGES },
+          result: { pages: admitted.slice(0, AGENT_FOLLOWED_PAGES) },
+          startedAt,
+          finishedAt: new Date().toISOString(),
+        };
+        await recordAgentStep(deps.db, input.jobId, 'links', step);
+        // An attempt that recorded first wins: answer what was recorded.
+        return (((await findAgentStep(deps.db, input.jobId, 'links')) ?? step).result as { pages: FollowedLink[] }).pages;
+      });
+    },
+
+    /**
+     * Fills the schema, as its own step: without an LLM, the pages' extractions merged (arrays
+     * concatenated, scalars by confidence) with each field's pages from the notes; with one, the
+     * model's answer with each field's pages found by its value in the pages read. Charges nothing
+     * (the pages' reading was charged with them); recorded once.
+     */
+    async extractAgentData(input: AgentExtractInput): Promise<void> {
+      return withAppFailures(async () => {
+        if (await findAgentStep(deps.db, input.jobId, 'extract')) return;
+        const startedAt = new Date().toISOString();
+        const read = await storedPages(input.pageIds);
+        let found: AgentExtraction = { data: null, sources: {} };
         if (input.answer !== undefined) {
-          data = input.answer;
-        } else if (input.schema && ordered.length > 0) {
+          found = { data: input.answer, sources: answerSources(input.answer, read.map((p) => ({ url: p.url, markdown: p.markdown ?? '' }))) };
+        } else if (input.schema) {
           const rows = await findPageExtractions(deps.db, input.pageIds);
-          const parts = ordered
+          const parts = read
             .map((p) => ({ page: p, row: rows.find((r) => r.pageId === p.id) }))
-            .filter((x): x is { page: (typeof ordered)[number]; row: PageExtractionRow } => !!x.row)
+            .filter((x): x is { page: (typeof read)[number]; row: PageExtractionRow } => !!x.row)
             .map(({ page, row }) => ({ result: { data: row.data, notes: row.notes, llmTokens: row.llmTokens }, url: page.url, label: page.url }));
           if (parts.length > 0) {
             const merged = mergeResults(parts, input.schema);
-            data = merged.data;
-            sources = sourcesByField(merged.notes);
+            found = { data: merged.data, sources: sourcesByField(merged.notes) };
           }
-        } else if (ordered.length > 0) {
-          data = { pages: ordered.map((p) => ({ url: p.url, title: p.metadata?.title ?? null, markdown: p.markdown ?? '' })) };
+        }
+        const parameters = { pages: read.map((p) => p.url), from: input.answer !== undefined ? 'the model’s answer' : 'the pages’ structured data' };
+        await recordAgentStep(deps.db, input.jobId, 'extract', { seq: input.seq, tool: 'extract', parameters, result: found, startedAt, finishedAt: new Date().toISOString() });
+      });
+    },
+
+    /**
+     * Ends the run with what it found: the extract step's data and sources when it ran; without a
+     * schema or an answer, each page's main content with its URL.
+     */
+    async finishAgentRun(input: FinishAgentInput): Promise<void> {
+      return withAppFailures(async () => {
+        const read = await storedPages(input.pageIds);
+        const extracted = (await findAgentStep(deps.db, input.jobId, 'extract'))?.result as AgentExtraction | undefined;
+        let data: unknown = null;
+        let sources: Record<string, string[]> | string[] = read.map((p) => p.url);
+        if (extracted) {
+          data = extracted.data;
+          sources = extracted.sources;
+        } else if (!input.schema && read.length > 0) {
+          data = { pages: read.map((p) => ({ url: p.url, title: p.metadata?.title ?? null, markdown: p.markdown ?? '' })) };
         }
         await endAgentRun(deps.db, input.jobId, { status: input.status, data, sources, creditsUsed: input.creditsUsed, ...(input.error && { error: input.error }) });
       });

@@ -19,10 +19,12 @@ export interface HttpScrapeActivityDeps {
   db: Db;
   http: HttpScraper;
   /**
-   * Told when a scrape's page is stored and its job finished with it (not a crawl's page, nor
-   * one a json extraction follows): the API's own scrape worker answers the waiting request.
+   * Told when a page step ends: with the page when it stored it and finished its job with it (a
+   * scrape's; not a crawl's page, nor one a json extraction follows), so the API's own scrape
+   * worker answers the waiting request; with undefined otherwise (it failed, handed the page on
+   * to the browser, or left the job to a later step), so the request waits for the workflow.
    */
-  onFinished?: ((jobId: string, page: StoredPageWithRow) => void) | undefined;
+  onFinished?: ((jobId: string, page: StoredPageWithRow | undefined) => void) | undefined;
   /**
    * The fetch the API began for a scrape's job while it started the workflow, having found no
    * stored copy to reuse (PrefetchedPages); the activity's first attempt takes it over instead of
@@ -81,21 +83,25 @@ export function createHttpScrapeActivity(deps: HttpScrapeActivityDeps) {
       // A request in this process that waits for the page shows it from the row stored here.
       const waited = finishesJob(task) && deps.onFinished !== undefined;
       let row: PageRow | undefined;
-      const outcome = await withAppFailures(async () => {
-        const variant = contentVariant(task.options);
-        const { info, cancellationSignal } = Context.current();
-        // The API begins a fetch only once it found no stored copy to reuse: nothing to look up again.
-        const prefetched = info.attempt === 1 ? deps.prefetched?.(task.jobId, cancellationSignal) : undefined;
-        const reused = prefetched ? null : await reuse(deps.db, task, variant);
-        if (reused) return reused;
-        const result = await (prefetched ?? deps.http.scrape(task.url, task.options, task.deadline, cancellationSignal, { fairnessKey: task.teamId }));
-        if (result.kind === 'needs-browser') return result;
-        const stored = await store(deps.db, task, result.page, variant, waited);
-        row = stored.row;
-        return stored.outcome;
-      });
-      if (outcome.kind === 'stored' && finishesJob(task)) deps.onFinished?.(task.jobId, { ...outcome, ...(row && { row }) });
-      return outcome;
+      let outcome: PageTaskOutcome | undefined;
+      try {
+        outcome = await withAppFailures(async () => {
+          const variant = contentVariant(task.options);
+          const { info, cancellationSignal } = Context.current();
+          // The API begins a fetch only once it found no stored copy to reuse: nothing to look up again.
+          const prefetched = info.attempt === 1 ? deps.prefetched?.(task.jobId, cancellationSignal) : undefined;
+          const reused = prefetched ? null : await reuse(deps.db, task, variant);
+          if (reused) return reused;
+          const result = await (prefetched ?? deps.http.scrape(task.url, task.options, task.deadline, cancellationSignal, { fairnessKey: task.teamId }));
+          if (result.kind === 'needs-browser') return result;
+          const stored = await store(deps.db, task, result.page, variant, waited);
+          row = stored.row;
+          return stored.outcome;
+        });
+        return outcome;
+      } finally {
+        deps.onFinished?.(task.jobId, outcome?.kind === 'stored' && finishesJob(task) ? { ...outcome, ...(row && { row }) } : undefined);
+      }
     },
   };
 }

@@ -1,7 +1,8 @@
-import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities/agent';
-import { AGENT_LLM_TURN_CREDITS, AGENT_LLM_TURNS } from '../src/agent/agent-llm';
-import { ceilingMessage, stepCeiling, type AgentRunInput, type AgentStep } from '../src/agent/agent-run';
+import { AGENT_LLM_TURN_CREDITS, AGENT_LLM_TURNS, TIME_BUDGET_REACHED, timeBudgetMessage, TOKEN_BUDGET_REACHED, tokenBudgetMessage } from '../src/agent/agent-llm';
+import { AGENT_FOLLOWED_PAGES } from '../src/agent/agent-links';
+import { ceilingMessage, stepCeiling, type AgentLlmBudget, type AgentRunInput, type AgentStep } from '../src/agent/agent-run';
 import type { PageTask } from '../src/jobs/page-task';
 import { describeFailure, pageActivities, scrapePage } from './page-activities';
 
@@ -21,16 +22,20 @@ interface Stop {
 type Target = { url: string; urlKey: string };
 
 /**
- * `agent-<jobId>`. Without an LLM, a deterministic plan: the request's URLs, or the best pages a
+ * `agent-<jobId>`. Without an LLM, a deterministic plan: the request's URLs (and, when it asks
+ * for a list, up to AGENT_FOLLOWED_PAGES pages they link to on their site), or the best pages a
  * search for the prompt finds, each scraped (with the json format and the schema when one is
- * given, which the structured-data engine fills), then the pages' results merged. With one, a
- * bounded tool loop: each turn the model picks a search, a page or its answer, which must follow
- * the schema. Every step is an activity with its own charge key, and a step runs only if its
+ * given, which the structured-data engine fills), then the pages' results merged by the extract
+ * step. With one, a tool loop bounded in turns, tokens and time: each turn the model picks a
+ * search, a page or its answer, which must follow the schema; the extract step finds each
+ * field's pages. Every step is an activity with its own charge key, and a step runs only if its
  * most possible cost still fits under `maxCredits`. The trace is the steps recorded on the job
  * row; history carries ids and counts.
  */
 export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed: number }> {
   const { jobId, teamId } = input;
+  // Workflow time: the same on replay. The model's loop must end by this.
+  const deadline = Date.now() + (input.llm?.maxSeconds ?? 0) * 1000;
   const acts = pageActivities(input.scrapeOptions.timeout, input.browserQueue, { httpAsActivity: true });
   const jsonFormat = input.scrapeOptions.formats.includes('json');
   let seq = 0;
@@ -40,8 +45,15 @@ export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed
   const record = (key: string, step: Omit<AgentStep, 'finishedAt'>) => agent.recordAgentStep({ jobId, key, step: { ...step, finishedAt: new Date().toISOString() } });
   const fits = (cost: number) => input.maxCredits === undefined || spent + cost <= input.maxCredits;
   const ceiling = (next: string, cost: number): Stop => ({ code: 'MAX_CREDITS_REACHED', message: ceilingMessage(input.maxCredits!, spent, next, cost) });
-  const finish = (status: 'completed' | 'failed' | 'cancelled', error?: Stop, answer?: unknown) =>
-    agent.finishAgentRun({ jobId, status, pageIds, ...(input.schema && { schema: input.schema }), creditsUsed: spent, ...(error && { error }), ...(answer !== undefined && { answer }) });
+  /** Fills the schema from what was found (its own step), then ends the run with it. */
+  async function finish(status: 'completed' | 'failed' | 'cancelled', error?: Stop, answer?: unknown): Promise<void> {
+    // The model's pages carry no extraction to merge: with an LLM, only an answer is filled in.
+    if (answer !== undefined || (!input.llm && input.schema && pageIds.length > 0)) {
+      await agent.extractAgentData({ jobId, seq: ++seq, pageIds, ...(input.schema && { schema: input.schema }), ...(answer !== undefined && { answer }) });
+    }
+    await record('finish', { seq: ++seq, tool: 'finish', parameters: { pages: pageIds.length }, result: error ? { error } : { creditsUsed: spent }, startedAt: new Date().toISOString() });
+    await agent.finishAgentRun({ jobId, status, pageIds, ...(input.schema && { schema: input.schema }), creditsUsed: spent, ...(error && { error }) });
+  }
 
   const notify = (event: 'started' | 'completed' | 'failed' | 'cancelled') => hooks.notifyAgentWebhook({ jobId, event }).catch(() => undefined);
 
@@ -76,7 +88,15 @@ export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed
     }
   }
 
-  /** The deterministic plan: the URLs or a search's best pages, as many as fit under the ceiling. */
+  /** Reads the pages, as many as fit under the ceiling; the first that does not is the stop. */
+  async function readWithin(targets: readonly Target[]): Promise<Stop | undefined> {
+    const pageCost = stepCeiling('scrape', jsonFormat);
+    const affordable = input.maxCredits === undefined ? targets.length : Math.max(0, Math.floor((input.maxCredits - spent) / pageCost));
+    await Promise.all(targets.slice(0, affordable).map(readPage));
+    return affordable < targets.length ? ceiling(`reading ${targets[affordable]!.url}`, pageCost) : undefined;
+  }
+
+  /** The deterministic plan: the URLs (and the pages they link to, for a list) or a search's best pages, as many as fit under the ceiling. */
   async function planned(): Promise<Stop | undefined> {
     let targets = input.urls;
     if (targets.length === 0) {
@@ -87,21 +107,40 @@ export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed
       targets = found.pages;
       if (targets.length === 0) return { code: 'AGENT_NOTHING_FOUND', message: `The search for the prompt (${found.provider}) found no page to read` };
     }
-    const pageCost = stepCeiling('scrape', jsonFormat);
-    const affordable = input.maxCredits === undefined ? targets.length : Math.max(0, Math.floor((input.maxCredits - spent) / pageCost));
-    await Promise.all(targets.slice(0, affordable).map(readPage));
-    if (affordable < targets.length) return ceiling(`reading ${targets[affordable]!.url}`, pageCost);
+    const stop = await readWithin(targets);
+    if (stop) return stop;
+    if (input.followLinks && pageIds.length > 0) {
+      const links = await agent.pickAgentLinks({ jobId, seq: ++seq, prompt: input.prompt, ...(input.schema && { schema: input.schema }), pageIds: [...pageIds], read: targets.map((t) => t.urlKey) });
+      const more = await readWithin(links);
+      if (more) return more;
+    }
     if (pageIds.length === 0 && failures.length > 0) return { code: failures[0]!.code, message: `None of the ${failures.length} page(s) could be read; ${failures[0]!.message}` };
     return undefined;
   }
 
-  /** The model's loop: a search, a page or the answer per turn, at most AGENT_LLM_TURNS turns. */
-  async function modelLoop(): Promise<{ stop?: Stop; answer?: unknown }> {
+  /**
+   * The model's loop: a search, a page or the answer per turn, at most AGENT_LLM_TURNS turns, while
+   * the tokens its turns used stay under the token budget and the time since the run started under
+   * the time budget (a turn in flight at the deadline is cut off).
+   */
+  async function modelLoop(budget: AgentLlmBudget): Promise<{ stop?: Stop; answer?: unknown }> {
+    let tokens = 0;
+    const outOfTime = (): Stop => ({ code: TIME_BUDGET_REACHED, message: timeBudgetMessage(budget.maxSeconds) });
     for (let turn = 1; turn <= AGENT_LLM_TURNS; turn++) {
       if (!fits(AGENT_LLM_TURN_CREDITS)) return { stop: ceiling('the next model turn', AGENT_LLM_TURN_CREDITS) };
-      const decision = await model.agentLlmTurn({ jobId, teamId, seq: ++seq, turn, prompt: input.prompt, ...(input.schema && { schema: input.schema }) });
+      if (tokens >= budget.maxTokens) return { stop: { code: TOKEN_BUDGET_REACHED, message: tokenBudgetMessage(budget.maxTokens, tokens) } };
+      if (Date.now() >= deadline) return { stop: outOfTime() };
+      let decision;
+      try {
+        decision = await model.agentLlmTurn({ jobId, teamId, seq: ++seq, turn, prompt: input.prompt, ...(input.schema && { schema: input.schema }), deadline, maxSeconds: budget.maxSeconds });
+      } catch (err) {
+        if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === TIME_BUDGET_REACHED) return { stop: outOfTime() };
+        throw err;
+      }
       spent += decision.credits;
+      tokens += decision.tokens;
       if (decision.action === 'finish') return { answer: decision.data };
+      if (Date.now() >= deadline) return { stop: outOfTime() };
       if (decision.action === 'search') {
         const cost = stepCeiling('search', false);
         if (!fits(cost)) return { stop: ceiling('the search', cost) };
@@ -117,15 +156,22 @@ export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed
   }
 
   try {
-    const plan = input.llm ? { model: `up to ${AGENT_LLM_TURNS} turns` } : input.urls.length > 0 ? { read: input.urls.map((t) => t.url) } : { search: input.prompt };
+    const plan = input.llm
+      ? { model: `up to ${AGENT_LLM_TURNS} turns, ${input.llm.maxTokens} tokens, ${input.llm.maxSeconds} s` }
+      : input.urls.length > 0
+        ? { read: input.urls.map((t) => t.url), ...(input.followLinks && { follow: `up to ${AGENT_FOLLOWED_PAGES} linked pages of the same site, one hop` }) }
+        : { search: input.prompt };
     await record('plan', { seq: ++seq, tool: 'plan', parameters: { prompt: input.prompt, urls: input.urls.map((t) => t.url), schema: input.schema !== undefined, maxCredits: input.maxCredits ?? null }, result: plan, startedAt: new Date().toISOString() });
     await notify('started');
+    let outcome: { stop?: Stop | undefined; answer?: unknown };
     if (input.llm) {
       // The model starts from the request's pages, when it gave some.
-      await Promise.all(input.urls.slice(0, input.maxCredits === undefined ? undefined : Math.floor(input.maxCredits / stepCeiling('scrape', jsonFormat))).map(readPage));
+      const stop = await readWithin(input.urls);
+      outcome = stop ? { stop } : await modelLoop(input.llm);
+    } else {
+      outcome = { stop: await planned() };
     }
-    const { stop, answer } = input.llm ? await modelLoop() : { stop: await planned(), answer: undefined };
-    await record('finish', { seq: ++seq, tool: 'finish', parameters: { pages: pageIds.length }, result: stop ? { error: stop } : { creditsUsed: spent }, startedAt: new Date().toISOString() });
+    const { stop, answer } = outcome;
     await finish(stop ? 'failed' : 'completed', stop, answer);
     await notify(stop ? 'failed' : 'completed');
     if (stop) throw ApplicationFailure.create({ type: stop.code, message: stop.message, nonRetryable: true });

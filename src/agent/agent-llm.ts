@@ -5,6 +5,12 @@ import type { ChatMessage } from '../extract/llm/llm-client';
 export const AGENT_LLM_TURNS = 8;
 /** What one model turn costs, beside the search or page it asks for (docs/api.md). */
 export const AGENT_LLM_TURN_CREDITS = 1;
+/** The code and message of a run stopped by its time budget (the workflow's check, or a turn cut off). */
+export const TIME_BUDGET_REACHED = 'AGENT_TIME_BUDGET_REACHED';
+export const timeBudgetMessage = (maxSeconds: number) => `The time budget (AGENT_LLM_MAX_SECONDS = ${maxSeconds}) was reached: the model's loop may take ${maxSeconds} s from the run's start; the run kept what it had found`;
+export const TOKEN_BUDGET_REACHED = 'AGENT_TOKEN_BUDGET_REACHED';
+export const tokenBudgetMessage = (maxTokens: number, used: number) => `The token budget (AGENT_LLM_MAX_TOKENS = ${maxTokens}) was reached: the model's turns used ${used} tokens; the run kept what it had found`;
+
 /** Characters of a page's markdown the model is shown. */
 const PAGE_CHARS = 6_000;
 

@@ -18,15 +18,23 @@ export interface AgentRunInput {
   /** How each page is scraped: markdown, plus the json format with the schema when one is given. */
   scrapeOptions: ScrapeOptions;
   browserQueue: string;
-  /** The API has an LLM configured: the model chooses each step (a bounded tool loop). */
-  llm?: boolean;
+  /** The API has an LLM configured: the model chooses each step (a bounded tool loop), within these budgets. */
+  llm?: AgentLlmBudget;
+  /** Without an LLM: also read pages the given ones link to on their site (the request asks for a list). */
+  followLinks?: boolean;
+}
+
+/** What the model's loop may use (AGENT_LLM_MAX_TOKENS, AGENT_LLM_MAX_SECONDS), fixed when the run starts. */
+export interface AgentLlmBudget {
+  maxTokens: number;
+  maxSeconds: number;
 }
 
 /** One step of a run as the trace shows it: a tool call with its parameters and result. */
 export interface AgentStep {
   /** Order within the run, given by the workflow. */
   seq: number;
-  tool: 'plan' | 'llm' | 'search' | 'scrape' | 'finish';
+  tool: 'plan' | 'llm' | 'search' | 'scrape' | 'links' | 'extract' | 'finish';
   parameters: Record<string, unknown>;
   result: unknown;
   startedAt: string;

@@ -4,6 +4,12 @@ import type { StoredPageWithRow } from '../jobs/page-store';
 export interface FinishedScrapeWait {
   /** Resolves once the page, its charge and the job's completion are committed, with the row stored; never rejects. */
   stored: Promise<StoredPageWithRow>;
+  /**
+   * Resolves when this process's worker ran the scrape's page step and it ended without the
+   * job's page (a failure the workflow may retry, a page only a browser can fill): the answer
+   * then comes from the workflow. Never rejects.
+   */
+  passedOn: Promise<void>;
   /** Stops waiting (the request has its answer, from here or from the workflow). */
   release(): void;
 }
@@ -17,15 +23,23 @@ export interface FinishedScrapeWait {
  * retry after this worker dropped its task) is answered by its workflow's result.
  */
 export class FinishedScrapes {
-  private readonly waiting = new Map<string, (page: StoredPageWithRow) => void>();
+  private readonly waiting = new Map<string, { stored: (page: StoredPageWithRow) => void; passedOn: () => void }>();
 
   expect(jobId: string): FinishedScrapeWait {
-    const stored = new Promise<StoredPageWithRow>((resolve) => this.waiting.set(jobId, resolve));
-    return { stored, release: () => this.waiting.delete(jobId) };
+    let passOn!: () => void;
+    const passedOn = new Promise<void>((resolve) => (passOn = resolve));
+    const stored = new Promise<StoredPageWithRow>((resolve) => this.waiting.set(jobId, { stored: resolve, passedOn: passOn }));
+    return { stored, passedOn, release: () => this.waiting.delete(jobId) };
   }
 
-  /** The job's page is stored and the job finished; wakes its request if it waits in this process. */
-  settle(jobId: string, page: StoredPageWithRow): void {
-    this.waiting.get(jobId)?.(page);
+  /**
+   * The job's page step ended here: with its page stored and the job finished, which wakes its
+   * request if it waits in this process, or without (undefined), which sends the request to the
+   * workflow's result.
+   */
+  settle(jobId: string, page: StoredPageWithRow | undefined): void {
+    const waiting = this.waiting.get(jobId);
+    if (page) waiting?.stored(page);
+    else waiting?.passedOn();
   }
 }

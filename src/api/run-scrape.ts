@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { Counter } from 'prom-client';
 import type { scrapeWorkflow } from '../../workflows';
@@ -22,6 +23,7 @@ import { continuingError, isContinuing } from './continuing';
 import { singlePageBudgetMs } from '../scrape/page-budget';
 import type { ApiDeps } from './api-deps';
 import { checkTarget, requireCredits } from './preflight';
+import type { FinishedScrapeWait } from './finished-scrapes';
 import type { Prefetch } from './prefetched-pages';
 import { startScrapeWorkflow } from './start-scrape';
 
@@ -48,6 +50,9 @@ async function fetchAhead(deps: ApiDeps, task: Pick<PageTask, 'jobId' | 'teamId'
   if (cached) return undefined;
   return worker.prefetch(task.jobId, task.teamId, task.url, task.options, Date.now() + singlePageBudgetMs(task.options.timeout));
 }
+
+/** How long a scrape started eagerly here is waited for here alone before its workflow's result is asked for too. */
+const HERE_FIRST_MS = 3_000;
 
 /** LLM requests a json-format scrape may wait for: schema inference, the answer and its repair. */
 const JSON_LLM_REQUESTS = 3;
@@ -112,9 +117,10 @@ export async function runScrape(deps: ApiDeps, ticket: AdmissionTicket, r: Scrap
   const here = deps.scrapeWorker?.finishedScrapes.expect(jobId);
   const task = { jobId, teamId: team.teamId, url, urlKey: urlKey(target.href), depth: 0, pageId: jobId, options, operation: 'scrape' as const, chargeKey: `scrape:${jobId}`, finishJob: true };
   let fetching: Prefetch | undefined;
+  const answered = new AbortController();
   try {
     fetching = await fetchAhead(deps, task);
-    await startScrapeWorkflow(deps, {
+    const eagerly = await startScrapeWorkflow(deps, {
       taskQueue: deps.config.taskQueues.scrape,
       workflowId,
       priority,
@@ -124,7 +130,7 @@ export async function runScrape(deps: ApiDeps, ticket: AdmissionTicket, r: Scrap
       workflowTaskTimeout: '4s',
       args: [{ task, browserQueue: deps.config.taskQueues.browser }],
     });
-    const run = workflowPage(deps, jobId);
+    const run = here && eagerly ? workflowPageUnlessHere(deps, jobId, here, answered.signal) : workflowPage(deps, jobId);
     const storedHere = here?.stored.then(({ pageId, row }) => ({ pageId, row, from: 'here' as const }));
     const outcome = await awaitWorkflowResult(
       storedHere ? Promise.race([run, storedHere]) : run,
@@ -139,6 +145,7 @@ export async function runScrape(deps: ApiDeps, ticket: AdmissionTicket, r: Scrap
     scrapeAnswers.inc({ from: outcome.from });
     return await pageOf(deps, outcome);
   } finally {
+    answered.abort();
     here?.release();
     fetching?.release();
   }
@@ -150,6 +157,19 @@ function workflowPage(deps: ApiDeps, jobId: string) {
     .getHandle<typeof scrapeWorkflow>(`scrape-${jobId}`)
     .result()
     .then(({ pageId }) => ({ pageId, row: undefined as PageRow | undefined, from: 'workflow' as const }));
+}
+
+/**
+ * The workflow's outcome for a scrape started eagerly on this process's worker, asked of Temporal
+ * only when the page step here ended without the page, or has not ended after HERE_FIRST_MS (the
+ * worker may have dropped the task, to run again elsewhere). Most such scrapes are answered from
+ * here first, and a wait on a workflow's result is a long poll held by the Temporal server for
+ * the scrape's whole life: sparing it is a good part of the server's work per scrape. Never
+ * settles once the request has its answer (`answered`).
+ */
+async function workflowPageUnlessHere(deps: ApiDeps, jobId: string, here: FinishedScrapeWait, answered: AbortSignal): ReturnType<typeof workflowPage> {
+  await Promise.race([here.passedOn, sleep(HERE_FIRST_MS, undefined, { signal: answered }).catch(() => undefined)]);
+  return answered.aborted ? new Promise<never>(() => undefined) : workflowPage(deps, jobId);
 }
 
 /** The stored page an outcome names: the row itself when it came with the news, else read. */

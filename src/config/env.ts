@@ -104,9 +104,9 @@ const envSchema = z
     PROCESSING_TIMEOUT_MS: int(10_000, 100),
     /**
      * Most MB of old-generation heap one processing thread may hold. Without a cap V8 lets each
-     * thread's heap grow toward its own default (gigabytes) before it collects hard. A page whose
-     * DOM outgrows the cap ends that thread, and the page comes back as its plain text; a 5 MB
-     * page of 100,000 links needs about 450 MB.
+     * thread's heap grow toward its own default (gigabytes) before it collects hard. It also
+     * bounds a page's DOM (160 elements and text nodes per MB, see ProcessingPool): a larger page
+     * comes back as its plain text, so that no page drives a thread into the limit.
      */
     PROCESSING_THREAD_HEAP_MB: int(512, 64),
     /**
@@ -131,7 +131,7 @@ const envSchema = z
       }),
     /** User-Agent sent with every fetch unless the request overrides it. */
     USER_AGENT: z.string().min(1).default('Mozilla/5.0 (compatible; web-context-service/0.1; +https://github.com/web-context-service)'),
-    /** Largest page body fetched, in bytes. */
+    /** Largest page body fetched, and largest HTML taken from a rendered page, in bytes (SCRAPE_TOO_LARGE past it). */
     MAX_PAGE_BYTES: int(10 * 1024 * 1024, 1024),
     /** Largest request body the API accepts, in bytes. */
     MAX_BODY_BYTES: int(1024 * 1024, 1024),
@@ -187,6 +187,13 @@ const envSchema = z
     LLM_RESPONSE_FORMAT: z.enum(['auto', 'json_schema', 'json_object']).default('auto'),
     /** Milliseconds one LLM request may take. */
     LLM_TIMEOUT_MS: int(120_000, 1_000),
+    /** Tokens (the replies' usage.total_tokens, summed) an agent run's model turns may use; reached, the run stops failed. */
+    AGENT_LLM_MAX_TOKENS: int(100_000, 1_000),
+    /**
+     * Seconds an agent run's model loop may take, from the run's start; reached, the run stops
+     * failed (a turn in flight is cut off). At most 25 minutes: the run's own timeout is 30.
+     */
+    AGENT_LLM_MAX_SECONDS: int(600, 5).refine((s) => s <= 1_500, 'must be at most 1500 (25 minutes; an agent run times out at 30)'),
     /** Search providers, tried in order until one answers: local (this deployment's pages), searxng, serper. */
     SEARCH_PROVIDER: csv
       .pipe(z.array(z.enum(['local', 'searxng', 'serper'])).min(1, 'name at least one of local, searxng, serper'))

@@ -1,5 +1,12 @@
 import type { BrowserScraper } from '../browser/browser-scraper';
 import { pageCredits } from '../credits/pricing';
+import { chargeStatement } from '../credits/ledger';
+import type { LlmConfig } from '../config/env';
+import type { LlmFormats } from '../db/llm-formats';
+import { textSearchConfigFor } from '../db/text-search-language';
+import { LLM_FORMAT_CREDITS, llmFormatCharge, type LlmFormat } from '../firecrawl/v2/llm-charge';
+import { readLlmFormats, wantsLlmFormats } from '../firecrawl/v2/page-llm-formats';
+import type { V2OutputSpec } from '../firecrawl/v2/scrape-options';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { pages } from '../db/schema';
@@ -30,6 +37,8 @@ export interface CrawlPageDeps {
   screenshots: ScreenshotStore;
   /** Fills the json format of a stored page and charges the page with it (the extract engines). */
   extractPageData: (input: PageExtractionInput) => Promise<unknown>;
+  /** The configured LLM: a v2 job's answer, product and menu are read with it as each page is stored. */
+  llm?: LlmConfig;
 }
 
 export type PageResult = 'scraped' | 'failed' | 'requeued' | 'needs-browser';
@@ -105,18 +114,27 @@ export async function settleCrawlPage(deps: CrawlPageDeps, job: CrawlJob, page: 
     operation: options.mode,
     idempotencyKey: task.chargeKey,
   };
+  const llm = deps.llm && options.v2Output && wantsLlmFormats(options.v2Output) ? await llmFormatsOf(deps.db, deps.llm, scraped, options.v2Output) : undefined;
   const frontier = enqueue(job.id, page.depth + 1, candidates, page.urlKey, page.depth < options.maxDepth);
   const stored = await storeScrapedPage(
     deps.db,
     ref,
     scraped,
     price,
-    { keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred, finishJob: false, variant: storedVariant(options), searchable: indexableWith(scrapeOptions), frontierRow: page.id },
+    {
+      keepRawHtml: scrapeOptions.formats.includes('rawHtml') || deferred,
+      finishJob: false,
+      variant: storedVariant(options),
+      searchable: indexableWith(scrapeOptions),
+      frontierRow: page.id,
+      ...(llm && { llmFormats: llm.formats }),
+    },
     {
       reads: frontier.reads,
       writes: (pageId, found) => [
         ...frontier.writes(found),
         webhookEventStatement(deps.db, options.webhook, { jobId: job.id, eventKey: `page:${page.urlKey}`, type: 'crawl.page', pageId }),
+        ...(llm?.llmUsed ?? []).map((format) => chargeStatement(llmFormatCharge(job.teamId, { id: pageId, jobId: job.id }, format))),
       ],
     },
   );
@@ -127,6 +145,25 @@ export async function settleCrawlPage(deps: CrawlPageDeps, job: CrawlJob, page: 
     });
   }
   return 'scraped';
+}
+
+/**
+ * A v2 job's answer, product and menu of a page, read with the LLM before the page is stored,
+ * so they are stored and charged with it, and a retried batch (which skips stored pages) never
+ * asks the model again. When the LLM fails, they are read from the page alone, uncharged, and
+ * say so.
+ */
+async function llmFormatsOf(db: Db, llm: LlmConfig, scraped: ScrapedPage, output: V2OutputSpec): Promise<{ formats: LlmFormats; llmUsed: LlmFormat[] }> {
+  const { content } = scraped;
+  const source = { url: scraped.finalUrl, rawHtml: content.rawHtml, markdown: content.markdown, text: content.text, searchLanguage: textSearchConfigFor(content.metadata.language) };
+  try {
+    const { read, llmUsed } = await readLlmFormats(db, source, output, llm);
+    return { formats: { ...read, credits: llmUsed.length * LLM_FORMAT_CREDITS }, llmUsed };
+  } catch (err) {
+    const { read } = await readLlmFormats(db, source, output);
+    const warning = `The LLM failed (${(err as Error).message}); the answer, product and menu are read from the page alone.`;
+    return { formats: { ...read, warnings: [warning, ...read.warnings], credits: 0 }, llmUsed: [] };
+  }
 }
 
 async function settleFailure(db: Db, page: ClaimedPage, failure: Extract<FetchedPage, { kind: 'failed' }>): Promise<PageResult> {

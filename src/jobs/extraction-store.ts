@@ -44,7 +44,8 @@ export async function storePageExtraction(
     if (!inserted) return (await findPageExtraction(tx, row.pageId))!;
     await tx
       .update(pages)
-      .set({ json: row.result.data, ...(paid && { credits: paid.amount }) })
+      // Added: a crawl's page may have been charged for its LLM formats already.
+      .set({ json: row.result.data, ...(paid && { credits: sql`${pages.credits} + ${paid.amount}` }) })
       .where(eq(pages.id, row.pageId));
     if (paid) {
       await charge(tx, { teamId: paid.teamId, amount: paid.amount, operation: paid.operation, jobId: row.jobId, idempotencyKey: paid.idempotencyKey });

@@ -3,6 +3,7 @@ import { chargeCtes, chargeStatement, type CreditMovement } from '../credits/led
 import type { Db, Queryable } from '../db/client';
 import { twoStepTransaction, type Rows } from '../db/two-step-transaction';
 import { jobs, pages } from '../db/schema';
+import type { LlmFormats } from '../db/llm-formats';
 import type { StoredMetadata } from '../db/page-metadata';
 import { headingsOf } from '../search/index-fields';
 import { textSearchConfigFor } from '../db/text-search-language';
@@ -53,6 +54,8 @@ export interface StoreOptions {
    * meeting an existing row writes the proposed row and then the update).
    */
   frontierRow?: string;
+  /** A crawl's or batch's LLM formats, read before storing; their credits add to the page's. */
+  llmFormats?: LlmFormats;
 }
 
 /** A stored page with its row, as `StoreOptions.returnRow` asks; the row stays out of what crosses Temporal. */
@@ -109,6 +112,7 @@ export async function storeScrapedPage(
     ...(content.mainContent && { mainContent: content.mainContent }),
     timing: page.timing,
   };
+  const credits = price.amount + (options.llmFormats?.credits ?? 0);
   const values = {
     status: 'scraped' as const,
     variant: options.variant,
@@ -128,11 +132,12 @@ export async function storeScrapedPage(
     screenshot: page.screenshot ?? null,
     actions: page.actions ?? null,
     branding: page.branding ?? null,
+    llmFormats: options.llmFormats ?? null,
     warning: content.warning ?? null,
     metadata,
     errorCode: null,
     error: null,
-    credits: price.amount,
+    credits,
     attempts: sql`${pages.attempts} + 1`,
     scrapedAt: new Date(),
   };
@@ -172,7 +177,7 @@ export async function storeScrapedPage(
   }
   if (!pageId) return (await findStoredPage(db, ref.jobId, ref.urlKey))!;
   recordStoredPage(price.operation, page.renderer, page.timing, price.amount);
-  return { pageId, statusCode: page.statusCode, credits: price.amount, ...(row && { row }) };
+  return { pageId, statusCode: page.statusCode, credits, ...(row && { row }) };
 }
 
 export interface PageFailure {

@@ -72,7 +72,7 @@ export async function createWorkers(
       defaultProxy: defaultProxy.url,
       logger,
     });
-    browser = new BrowserScraper(gate, pool, { userAgent: config.USER_AGENT, maxCaptureHeight: config.SCREENSHOT_MAX_HEIGHT, process: processing.process });
+    browser = new BrowserScraper(gate, pool, { userAgent: config.USER_AGENT, maxCaptureHeight: config.SCREENSHOT_MAX_HEIGHT, process: processing.process, maxBytes: config.MAX_PAGE_BYTES });
     cleanups.push(() => pool.close(), () => defaultProxy.close());
   }
 
@@ -97,6 +97,7 @@ export async function createWorkers(
     robots,
     screenshots,
     extractPageData: extract.extractPageData,
+    ...(config.llm && { llm: config.llm }),
     userAgent: config.USER_AGENT,
     maxBatchSize: config.CRAWL_BATCH_SIZE,
     perHostBatches: config.CRAWL_HOST_CONCURRENCY,

@@ -6,7 +6,7 @@ import { migrateDatabase } from '../../src/db/migrate';
 import { waitFor } from '../../src/dev/child-process';
 import { startTemporalDevServer } from '../../src/dev/temporal-dev-server';
 import { createTeamWithKey } from '../helpers/accounts';
-import { freePort } from '../helpers/free-port';
+import { freeLowPort, freePort } from '../helpers/free-port';
 import { startStack, type Stack } from '../helpers/stack';
 import { activityPollerIdentities } from '../helpers/task-queue-pollers';
 import { postgresBinDir, startThrowawayPostgres } from '../helpers/throwaway-postgres';
@@ -125,7 +125,7 @@ export async function killOneOfTwoWorkers(env: ChaosEnv, size: ChaosSize): Promi
 export async function restartTemporal(env: ChaosEnv, size: ChaosSize, downMs = 5_000): Promise<ChaosResult> {
   const dir = path.join(env.logDir, 'chaos-temporal');
   mkdirSync(dir, { recursive: true });
-  const serverOptions = { port: await freePort(), uiPort: await freePort(), dbFilename: path.join(dir, `temporal-${Date.now()}.db`), logFile: path.join(dir, 'temporal.log'), log: env.log };
+  const serverOptions = { port: await freeLowPort(), uiPort: await freePort(), dbFilename: path.join(dir, `temporal-${Date.now()}.db`), logFile: path.join(dir, 'temporal.log'), log: env.log };
   let server = await startTemporalDevServer(serverOptions);
   try {
     const h = await harness(env, 'temporal', size, { temporalAddress: server.address });

@@ -39,6 +39,8 @@ describe('/v2/agent with an LLM (firecrawl-js 4.42)', () => {
     const done = await sdk.agent({ prompt: `SKU and price of the ${WORD} lamp`, schema: SCHEMA, pollInterval: 1, timeout: 90 });
     expect(done.status, done.error).toBe('completed');
     expect(done.data).toEqual({ sku: 'BL-77', price: 120 });
+    // Per field, the pages read that show its value, as the run without an LLM gives them.
+    expect((done as { sources?: unknown }).sources).toEqual({ sku: [lamp], price: [lamp] });
     expect(done.model).toBe('fake-model');
 
     const requests = llm.fake.requests;
@@ -50,7 +52,9 @@ describe('/v2/agent with an LLM (firecrawl-js 4.42)', () => {
     const id = (await sdk.listAgents()).agents![0]!.id;
     const trace = await sdk.getAgentTrace(id);
     const tools = trace.events!.filter((e) => e.type === 'tool_call.finished').map((e) => (e as { toolName: string }).toolName);
-    expect(tools).toEqual(['plan', 'llm', 'search', 'llm', 'scrape', 'llm', 'llm', 'finish']);
+    expect(tools).toEqual(['plan', 'llm', 'search', 'llm', 'scrape', 'llm', 'llm', 'extract', 'finish']);
+    const extract = trace.events!.find((e) => e.type === 'tool_call.finished' && (e as { toolName: string }).toolName === 'extract') as { result: unknown };
+    expect(extract.result).toEqual({ data: { sku: 'BL-77', price: 120 }, sources: { sku: [lamp], price: [lamp] } });
     const refused = trace.events!.filter((e) => e.type === 'tool_call.finished' && (e as { toolName: string }).toolName === 'llm')[2] as { result: { action: string } };
     expect(refused.result.action).toBe('invalid');
     // 4 turns at 1, the search's results at 2 each, the page at 1.

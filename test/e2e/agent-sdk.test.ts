@@ -14,6 +14,8 @@ import { refusal } from '../helpers/sdk-refusal';
 
 /** /v2/agent through firecrawl-js 4.42, unmodified, on the default stack (no LLM). */
 let site: FixtureServer;
+/** Another host, which the shop links to: a run follows links on the given pages' own site only. */
+let elsewhere: FixtureServer;
 const at = (path: string) => `${site.url}${path}`;
 const sdk = () => new Firecrawl({ apiKey: inject('apiKey'), apiUrl: inject('apiUrl') });
 /** A word only this file's pages carry, so the local search index finds them and nothing else. */
@@ -29,9 +31,24 @@ const PRODUCT_SCHEMA = {
   properties: { sku: { type: 'string' }, price: { type: 'number' }, brand: { type: 'string' } },
 };
 
+const LIST_SCHEMA = {
+  type: 'object',
+  properties: { products: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, sku: { type: 'string' }, price: { type: 'number' } } } } },
+};
+
 beforeAll(async () => {
+  elsewhere = await startFixtureServer({ '/products/lantern': (_req, res) => html(res, productPage('Brass lantern', 'BL-0001', '99.00', 'Elsewhere')) }, inject('siteHosts')[1]);
+  const shop = () =>
+    `<!doctype html><html lang="en"><head><title>The shop</title></head><body><main><h1>Our products</h1><ul>` +
+    `<li><a href="/products/kettle">Copper kettle</a></li><li><a href="/products/teapot">Stoneware teapot</a></li><li><a href="/products/mugs">Enamel mugs</a></li>` +
+    `</ul><p><a href="/about">About us</a> · <a href="${elsewhere.url}/products/lantern">Our partner's lantern</a></p></main></body></html>`;
   site = await startFixtureServer(
     {
+      '/shop': (_req, res) => html(res, shop()),
+      '/about': (_req, res) => html(res, '<!doctype html><html lang="en"><head><title>About</title></head><body><main><p>A family business.</p></main></body></html>'),
+      '/products/kettle': (_req, res) => html(res, productPage('Copper kettle', 'CK-4411', '64.50', 'Harrow & Vale')),
+      '/products/teapot': (_req, res) => html(res, productPage('Stoneware teapot', 'ST-0907', '38.00', 'Harrow & Vale')),
+      '/products/mugs': (_req, res) => html(res, productPage('Enamel mugs', 'EM-1202', '22.00', 'Harrow & Vale')),
       '/kettle': (_req, res) => html(res, productPage('Copper kettle', 'CK-4411', '64.50', 'Harrow & Vale')),
       '/teapot': (_req, res) => html(res, productPage('Stoneware teapot', 'ST-0907', '38.00', 'Harrow & Vale')),
       '/mugs': (_req, res) => html(res, productPage('Enamel mugs', 'EM-1202', '22.00', 'Harrow & Vale')),
@@ -45,7 +62,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await site?.close();
+  await elsewhere?.close();
 });
+
+const toolsOf = (trace: Awaited<ReturnType<Firecrawl['getAgentTrace']>>) =>
+  trace.events!.filter((e) => e.type === 'tool_call.finished').map((e) => e as { toolName: string; result: unknown });
 
 describe('/v2/agent through firecrawl-js 4.42, no LLM', () => {
   it('fills a schema from the URLs given (a product’s SKU, price and brand from its JSON-LD), with sources, a trace and charges per page', async () => {
@@ -63,8 +84,9 @@ describe('/v2/agent through firecrawl-js 4.42, no LLM', () => {
 
     const trace = await sdk().getAgentTrace(id);
     expect(trace.success).toBe(true);
-    const calls = trace.events!.filter((e) => e.type === 'tool_call.finished').map((e) => (e as { toolName: string }).toolName);
-    expect(calls).toEqual(['plan', 'scrape', 'finish']);
+    expect(toolsOf(trace).map((t) => t.toolName)).toEqual(['plan', 'scrape', 'extract', 'finish']);
+    // Filling the schema is its own step, with what it found.
+    expect(toolsOf(trace).find((t) => t.toolName === 'extract')?.result).toMatchObject({ data: { sku: 'CK-4411' }, sources: { sku: [at('/kettle')] } });
     expect(trace.events![0]!.type).toBe('run.started');
     expect(trace.events!.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'succeeded', error: null });
     const started = trace.events!.find((e) => e.type === 'tool_call.started' && (e as { toolName: string }).toolName === 'scrape');
@@ -73,6 +95,38 @@ describe('/v2/agent through firecrawl-js 4.42, no LLM', () => {
     const workflow = await (await testTemporal()).workflow.getHandle(`agent-${id}`).describe();
     expect(workflow.status.name).toBe('COMPLETED');
     expect(workflow.taskQueue).toBe(`${inject('queuePrefix')}-http`);
+  });
+
+  it('for a list, also reads the pages the given one links to on its site (not elsewhere), and merges their items with sources', async () => {
+    const done = await sdk().agent({ prompt: 'List every product with its SKU and price', urls: [at('/shop')], schema: LIST_SCHEMA, pollInterval: 1, timeout: 90 });
+    expect(done.status, done.error).toBe('completed');
+    const products = (done.data as { products: { name: string; sku: string; price: number }[] }).products;
+    expect(products.map((p) => p.sku).sort()).toEqual(['CK-4411', 'EM-1202', 'ST-0907']);
+    expect(products.find((p) => p.sku === 'ST-0907')).toMatchObject({ name: 'Stoneware teapot', price: 38 });
+    // Each item's fields name the page they came from.
+    const sources = (done as { sources?: Record<string, string[]> }).sources!;
+    products.forEach((p, i) => expect(sources[`products[${i}].sku`]).toEqual([at(`/products/${p.name.split(' ')[1]!.toLowerCase()}`)]));
+    // The index and three products, each charged as a scrape with the json format.
+    expect(done.creditsUsed).toBe(4 * 5);
+    // The other host's page and the unrelated page were not read.
+    expect(elsewhere.hits.get('/products/lantern') ?? 0).toBe(0);
+    expect(site.hits.get('/about') ?? 0).toBe(0);
+
+    const id = (await sdk().listAgents()).agents![0]!.id;
+    const tools = toolsOf(await sdk().getAgentTrace(id));
+    expect(tools.map((t) => t.toolName)).toEqual(['plan', 'scrape', 'links', 'scrape', 'scrape', 'scrape', 'extract', 'finish']);
+    const links = tools.find((t) => t.toolName === 'links')!.result as { pages: { url: string; text: string }[] };
+    expect(links.pages.map((p) => p.url).sort()).toEqual([at('/products/kettle'), at('/products/mugs'), at('/products/teapot')]);
+    expect(links.pages.map((p) => p.text)).toContain('Stoneware teapot');
+    const charges = await testDatabase().db.select().from(ledger).where(like(ledger.idempotencyKey, `agent:${id}:page:%`));
+    expect(charges).toHaveLength(4);
+
+    // The followed pages stop at maxCredits like the given ones: the index (5) and one product (5) fit in 12, a second may cost 6.
+    const capped = await sdk().agent({ prompt: 'List every product with its SKU and price', urls: [at('/shop')], schema: LIST_SCHEMA, maxCredits: 12, pollInterval: 1, timeout: 90 });
+    expect(capped.status).toBe('failed');
+    expect(capped.error).toContain('maxCredits (12) reached');
+    expect(capped.creditsUsed).toBe(10);
+    expect((capped.data as { products: unknown[] }).products).toHaveLength(1);
   });
 
   it('without URLs, finds the page through search (the local index) and fills the schema from it', async () => {

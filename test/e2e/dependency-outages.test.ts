@@ -13,7 +13,7 @@ import { migrateWhenPostgresIsUp } from '../../src/startup/wait-for-dependencies
 import { createTeamWithKey } from '../helpers/accounts';
 import { api, fixture } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
-import { freePort } from '../helpers/free-port';
+import { freeLowPort, freePort } from '../helpers/free-port';
 import { inProcessConfig, startInProcessApi, type Running } from '../helpers/in-process';
 import { postgresBinDir, startThrowawayPostgres, type ThrowawayPostgres } from '../helpers/throwaway-postgres';
 
@@ -109,7 +109,7 @@ describe('Temporal outage under a running API, and under a worker starting', () 
   let key: string;
 
   beforeAll(async () => {
-    port = await freePort(); // nothing listens here until the test starts a Temporal on it
+    port = await freeLowPort(); // nothing listens here until the test starts a Temporal on it
     ({ key } = await createTeamWithKey(testDatabase().db, `temporal-outage-${process.pid}`, 10));
     apiServer = await startInProcessApi(inProcessConfig({ TEMPORAL_ADDRESS: `127.0.0.1:${port}`, TEMPORAL_TASK_QUEUE_PREFIX: prefix }));
     // A worker process started (by npm start's supervisor, say) before Temporal is up.

@@ -11,7 +11,7 @@ import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixtur
 import { api } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
 import { startTemporalDevServer, type TemporalServer } from '../../src/dev/temporal-dev-server';
-import { freePort } from '../helpers/free-port';
+import { freeLowPort, freePort } from '../helpers/free-port';
 import { sampleSum, scrapeMetrics } from '../helpers/prometheus-text';
 import { startOwnStack } from '../helpers/own-stack';
 import { startStack, type Stack } from '../helpers/stack';
@@ -194,7 +194,7 @@ describe("the API's scrape worker when Temporal goes away", () => {
     (temporal = await startTemporalDevServer({ port, uiPort: await freePort(), logFile: path.join(logDir(), 'temporal.log'), log: () => {} }));
 
   beforeAll(async () => {
-    port = await freePort();
+    port = await freeLowPort();
     await startTemporal();
     stack = await startStack({
       databaseUrl: inject('databaseUrl'),

@@ -56,6 +56,17 @@ describe('firecrawl-aisdk 0.12 tools against this service', () => {
     expect(ours?.answer).toBe(TIDES);
   });
 
+  it("search with sources objects: each source's own tbs filters it, and a location the local index cannot use is named in the warning", async () => {
+    await tools().scrape.execute!({ url: at('/tides'), formats: ['markdown'] }, call);
+    type Found = { web?: { url: string; description?: string }[]; warning?: string };
+    const today = (await tools().search.execute!({ query: 'spring tides sun moon', limit: 5, sources: [{ type: 'web', tbs: 'qdr:d', location: 'Berlin,Germany' }] }, call)) as Found;
+    // Its description: the page's passages for the query (search highlights, on by default).
+    expect(today.web?.find((r) => r.url === at('/tides'))?.description?.split('\n\n')).toContain(TIDES);
+    expect(today.warning).toContain('the local index cannot search from a location; location was ignored.');
+    const in2000 = (await tools().search.execute!({ query: 'spring tides sun moon', limit: 5, sources: [{ type: 'web', tbs: 'cdr:1,cd_min:1/1/2000,cd_max:12/31/2000' }] }, call)) as Found;
+    expect(in2000.web).toEqual([]);
+  });
+
   it('map lists the site', async () => {
     const result = (await tools().map!.execute!({ url: at('/') }, call)) as { links: { url: string }[] };
     expect(result.links.map((l) => l.url)).toEqual(expect.arrayContaining([at('/tides'), at('/moon')]));

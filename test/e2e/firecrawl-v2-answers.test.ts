@@ -1,4 +1,4 @@
-import Firecrawl, { type Document } from '@mendable/firecrawl-js';
+import Firecrawl, { type Document, type SearchResultWeb } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadWcxb } from '../content/wcxb-corpus';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
@@ -113,6 +113,17 @@ describe('question, highlights and query without an LLM', () => {
     const results = await sdk().search('Fresnel lens beam nautical miles', { limit: 10, scrapeOptions: { formats: [{ type: 'query', prompt: 'How far is the beam of a Fresnel lens visible?' }] } });
     const ours = (results.web as Document[]).find((r) => (r as { url?: string }).url?.startsWith(site.url));
     expect(ours?.answer).toBe(BEAM);
+  });
+
+  it("search highlights (SearchRequest.highlights, on by default): a result's description is its page's passages for the query, read from the local index when unscraped; false keeps the snippet", async () => {
+    await sdk().scrape(at('/lamps'), { formats: ['markdown'] });
+    const ours = (data: Awaited<ReturnType<Firecrawl['search']>>) => (data.web as SearchResultWeb[]).find((r) => r.url.startsWith(site.url))!;
+    const on = await sdk().search('Fresnel lens beam nautical miles', { limit: 10, highlights: true });
+    expect(ours(on).description!.split('\n\n')[0]).toBe(BEAM);
+    const byDefault = await sdk().search('Fresnel lens beam nautical miles', { limit: 10 });
+    expect(ours(byDefault).description).toBe(ours(on).description);
+    const off = await sdk().search('Fresnel lens beam nautical miles', { limit: 10, highlights: false });
+    expect(ours(off).description).not.toContain(BEAM);
   });
 });
 

@@ -233,9 +233,12 @@ describe('the Firecrawl v2 client: map, search, extract', () => {
     const news = ofSite(results.news);
     expect(web.map((r) => r.url)).toEqual(expect.arrayContaining([at('/news/launch'), at('/article')]));
     expect(web[0]).toMatchObject({ url: at('/news/launch'), title: 'Quasar telescope launched', position: expect.any(Number) });
+    // The snippet: the page's passages for the query (search highlights, on by default).
     expect(news).toEqual([
-      expect.objectContaining({ url: at('/news/launch'), title: 'Quasar telescope launched', snippet: 'Quasar telescope launched description', date: '2026-11-01T10:00:00Z' }),
+      expect.objectContaining({ url: at('/news/launch'), title: 'Quasar telescope launched', snippet: expect.stringMatching(/^The quasar telescope launched this morning/), date: '2026-11-01T10:00:00Z' }),
     ]);
+    const snippets = await sdk().search('quasar telescope', { sources: ['news'], limit: 10, highlights: false });
+    expect(ofSite(snippets.news)).toEqual([expect.objectContaining({ url: at('/news/launch'), snippet: 'Quasar telescope launched description' })]);
 
     const scraped = await sdk().search('quasar telescope', { sources: ['web'], limit: 1, scrapeOptions: { formats: ['markdown'] } });
     expect(scraped.web).toHaveLength(1);

@@ -1,4 +1,5 @@
 import Firecrawl from '@mendable/firecrawl-js';
+import { FirecrawlTools } from 'firecrawl-aisdk';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
 import { startFakeSearxng, startFakeSerper, type FakeBehaviour, type FakeProvider } from '../helpers/fake-search-providers';
@@ -60,5 +61,17 @@ describe('v2 search sources through SearXNG and Serper', () => {
     expect(results.news).toEqual([expect.objectContaining({ url: at('/storm-story'), title: 'Storm closes harbour', snippet: 'The harbour closed at noon.' })]);
     expect(results.web).toBeUndefined();
     expect(serper.requests.filter((r) => r.query === 'storm warning').map((r) => r.path)).toEqual(['/news']);
+  });
+
+  it("passes a source object's tbs and location (firecrawl-aisdk's search tool) to Serper; SearXNG says it ignored the location", async () => {
+    const tools = FirecrawlTools({ apiKey: inject('apiKey'), apiUrl: stack.apiUrl });
+    const call = { toolCallId: 'call-1', messages: [] };
+    const stormy = (await tools.search.execute!({ query: 'storm warning', sources: [{ type: 'news', tbs: 'qdr:w', location: 'Hamburg,Germany' }] }, call)) as { news?: { url: string }[] };
+    expect(stormy.news).toEqual([expect.objectContaining({ url: at('/storm-story') })]);
+    expect(serper.requests.filter((r) => r.query === 'storm warning').at(-1)).toMatchObject({ path: '/news', params: { tbs: 'qdr:w', location: 'Hamburg,Germany' } });
+
+    const calm = (await tools.search.execute!({ query: 'harbour tides', sources: [{ type: 'web', location: 'Hamburg,Germany' }] }, call)) as { web?: { url: string }[]; warning?: string };
+    expect(calm.web).toEqual([expect.objectContaining({ url: at('/harbour-guide') })]);
+    expect(calm.warning).toContain('searxng cannot search from a location; location was ignored.');
   });
 });

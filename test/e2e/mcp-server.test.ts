@@ -143,6 +143,16 @@ describe.each(transports)('our MCP server over %s', (transport, connectTo) => {
     expect(web[0]).toMatchObject({ url: `${site.server.url}/`, title: 'Harbour almanac' });
   });
 
+  it("firecrawl_search's highlights: the description is the page's passage for the query by default, the page's own description with false", async () => {
+    const descriptionOf = async (highlights?: boolean) => {
+      const result = await callTool(mcp, 'firecrawl_search', { query: word, limit: 5, ...(highlights !== undefined && { highlights }) });
+      expect(result.isError, texts(result).join('\n')).toBeFalsy();
+      return (jsonOf(result).web as { url: string; description: string }[]).find((r) => r.url === `${site.server.url}/`)!.description;
+    };
+    expect(await descriptionOf()).toContain(`The ${word} grows by the harbour wall`);
+    expect(await descriptionOf(false)).not.toContain(`The ${word} grows by the harbour wall`);
+  });
+
   it('firecrawl_search with sources web and news answers each: news has only the dated article', async () => {
     await callTool(mcp, 'firecrawl_scrape', { url: `${site.server.url}/news/storm` });
     const result = await callTool(mcp, 'firecrawl_search', { query: word, limit: 5, sources: ['web', { type: 'news' }] });

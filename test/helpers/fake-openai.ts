@@ -8,8 +8,8 @@ export interface ChatRequest {
   temperature?: number;
 }
 
-/** A scripted answer: JSON content with token usage, or an HTTP error. */
-export type ChatReply = { content: string; tokens?: number } | { status: number; message: string };
+/** A scripted answer: JSON content with token usage (after `delayMs`, a model thinking), or an HTTP error. */
+export type ChatReply = { content: string; tokens?: number; delayMs?: number } | { status: number; message: string };
 
 export interface FakeOpenAi {
   /** Base URL as LLM_BASE_URL takes it (ends in /v1). */
@@ -62,7 +62,7 @@ export async function startFakeOpenAi(apiKey = 'test-key'): Promise<FakeOpenAi> 
       const reply = respond(request, n);
       if ('status' in reply) return send(reply.status, { error: { message: reply.message, type: 'server_error' } });
       const completion = Math.max(1, Math.round((reply.tokens ?? 1_000) / 4));
-      send(200, {
+      const answer = () => send(200, {
         id: `chatcmpl-${n}`,
         object: 'chat.completion',
         created: 1_780_000_000,
@@ -70,6 +70,8 @@ export async function startFakeOpenAi(apiKey = 'test-key'): Promise<FakeOpenAi> 
         choices: [{ index: 0, message: { role: 'assistant', content: reply.content }, finish_reason: 'stop' }],
         usage: { prompt_tokens: (reply.tokens ?? 1_000) - completion, completion_tokens: completion, total_tokens: reply.tokens ?? 1_000 },
       });
+      if (reply.delayMs) setTimeout(() => !res.destroyed && answer(), reply.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

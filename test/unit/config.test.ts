@@ -107,6 +107,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL, MAX_QUEUED_SCRAPES: '0' }).MAX_QUEUED_SCRAPES).toBe(0);
   });
 
+  it('bounds an agent run’s model loop: 100000 tokens and 600 s by default, at most 1500 s (the run times out at 30 min)', () => {
+    expect(loadConfig({ DATABASE_URL })).toMatchObject({ AGENT_LLM_MAX_TOKENS: 100_000, AGENT_LLM_MAX_SECONDS: 600 });
+    expect(problemsOf({ DATABASE_URL, AGENT_LLM_MAX_SECONDS: '3600', AGENT_LLM_MAX_TOKENS: '10' })).toEqual([
+      'AGENT_LLM_MAX_TOKENS: Too small: expected number to be >=1000 (got "10")',
+      'AGENT_LLM_MAX_SECONDS: must be at most 1500 (25 minutes; an agent run times out at 30) (got "3600")',
+    ]);
+  });
+
   it('refuses a port out of range', () => {
     expect(problemsOf({ DATABASE_URL, PORT: '70000' })).toEqual(['PORT: must be a TCP port (1-65535) (got "70000")']);
   });

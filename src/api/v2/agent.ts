@@ -4,6 +4,7 @@ import { agentWorkflow } from '../../../workflows';
 import { AGENT_LLM_TURN_CREDITS } from '../../agent/agent-llm';
 import { stepCeiling, type AgentStep } from '../../agent/agent-run';
 import { agentWebhookOf, agentWebhookSchema } from '../../agent/agent-webhook';
+import { AGENT_FOLLOWED_PAGES, callsForList } from '../../agent/agent-links';
 import { cancelAgentRun, listAgentRuns, type AgentResult } from '../../agent/agent-store';
 import { AppError } from '../../errors';
 import type { JsonSchema } from '../../json-schema/json-schema';
@@ -45,7 +46,7 @@ export const agentRequestSchema = z
     urls: z.array(z.string().min(1).max(8192)).min(1).max(AGENT_MAX_URLS).optional().describe(`Pages to read (at most ${AGENT_MAX_URLS}); without them the run searches for the prompt.`),
     schema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema (type object) the answer follows, filled by the structured-data engine from each page and merged.'),
     maxCredits: z.number().int().min(1).optional().describe('Hard ceiling: a step that could pass it does not run, and the run fails naming it, keeping what it found.'),
-    strictConstrainToURLs: z.boolean().optional().describe('Accepted: a run with `urls` never reads other pages.'),
+    strictConstrainToURLs: z.boolean().optional().describe(`true: a run with \`urls\` reads only those. Otherwise, without an LLM, a request that asks for a list (an array of objects in the schema; all, every, each or list in the prompt) also reads up to ${AGENT_FOLLOWED_PAGES} pages they link to on their site.`),
     model: z.enum(['spark-1-pro', 'spark-1-mini', 'spark-2']).optional().describe(`Accepted; a run uses the configured LLM, or without one the deterministic plan (status \`model\`: ${DETERMINISTIC}).`),
     effort: z.enum(['low', 'medium', 'high']).optional().describe('Accepted; the deterministic plan has one effort.'),
     ...clientTags,
@@ -120,7 +121,7 @@ export function registerV2AgentRoutes(routes: RouteTable, deps: ApiDeps): void {
     tag: TAG,
     summary: 'Start an agent run',
     description:
-      'Gathers structured data from the web as one durable workflow, `agent-<id>`: the `urls` given, or the best pages a search for the prompt finds, each scraped and read by the structured-data engine into `schema`, merged with sources. Each page and search is charged as its own endpoint charges it. Poll GET /v2/agent/{id}.',
+      `Gathers structured data from the web as one durable workflow, \`agent-<id>\`: the \`urls\` given (and, for a list, up to ${AGENT_FOLLOWED_PAGES} pages of their site they link to), or the best pages a search for the prompt finds, each scraped and read by the structured-data engine into \`schema\`, merged with sources. Each page and search is charged as its own endpoint charges it. Poll GET /v2/agent/{id}.`,
     auth: true,
     body: agentRequestSchema,
     responses: {
@@ -144,6 +145,7 @@ export function registerV2AgentRoutes(routes: RouteTable, deps: ApiDeps): void {
       // With an LLM the model reads the pages' markdown and writes the answer; without, the
       // structured-data engine fills the schema from each page (the json format).
       const llm = config.llm !== undefined;
+      const followLinks = !llm && urls.length > 0 && body.strictConstrainToURLs !== true && callsForList(body.prompt, schema);
       const jsonFormat = schema !== undefined && !llm;
       const options = scrapeOptionsSchema.parse({
         formats: jsonFormat ? ['markdown', 'json'] : ['markdown'],
@@ -169,7 +171,8 @@ export function registerV2AgentRoutes(routes: RouteTable, deps: ApiDeps): void {
             ...(body.maxCredits !== undefined && { maxCredits: body.maxCredits }),
             scrapeOptions: options,
             browserQueue: config.taskQueues.browser,
-            ...(llm && { llm }),
+            ...(llm && { llm: { maxTokens: config.AGENT_LLM_MAX_TOKENS, maxSeconds: config.AGENT_LLM_MAX_SECONDS } }),
+            ...(followLinks && { followLinks }),
           },
         ],
       });
@@ -227,7 +230,7 @@ export function registerV2AgentRoutes(routes: RouteTable, deps: ApiDeps): void {
     path: '/v2/agent/:id/trace',
     tag: TAG,
     summary: 'The steps an agent run took',
-    description: 'firecrawl-js 4.42’s AgentTraceResponse: run.started, each step (plan, search, scrape, finish) as a tool call started and finished with its parameters and result, run.finished. `liveView` has no browser sessions to show.',
+    description: 'firecrawl-js 4.42’s AgentTraceResponse: run.started, each step (plan, llm, search, scrape, links, extract, finish) as a tool call started and finished with its parameters and result, run.finished. `liveView` has no browser sessions to show.',
     auth: true,
     query: z.object({ liveView: z.enum(['true', 'false']).optional() }),
     responses: { 200: { description: 'The trace', schema: z.object({ success: z.literal(true), id: z.string(), events: z.array(z.record(z.string(), z.unknown())), creditsUsed: z.number().int() }) } },

@@ -7,6 +7,7 @@ import { clientTags } from '../../scrape/scrape-options';
 import type { ApiDeps } from '../api-deps';
 import type { RouteTable } from '../route';
 import { runSearch, type RankedResult } from '../run-search';
+import { searchHighlights } from './search-highlights';
 import { v2DocumentSchema } from '../../firecrawl/v2/document';
 import { renderV2Document } from '../../firecrawl/v2/render-document';
 import { formatName, planV2Scrape, refineV2ScrapeOptions, v2FormatSchema, v2ScrapeOptionsShape } from '../../firecrawl/v2/scrape-options';
@@ -32,6 +33,16 @@ function categoryOf(url: string, contentType: string | undefined): Category | un
   return undefined;
 }
 
+const locationSchema = z.string().max(200);
+const tbsSchema = z.string().regex(TBS_PATTERN, 'qdr:h|d|w|m|y (optionally with a count) or cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY');
+/** A source as an object; firecrawl-aisdk's search tool gives each its own time filter and location. */
+const sourceObjectSchema = z.strictObject({
+  type: z.enum(SOURCES),
+  tbs: tbsSchema.optional().describe("This source's time filter, instead of the request's."),
+  location: locationSchema.optional().describe("This source's location, instead of the request's."),
+});
+type SourceSpec = z.infer<typeof sourceObjectSchema>;
+
 const searchScrapeOptionsSchema = z
   .strictObject({ ...v2ScrapeOptionsShape, formats: z.array(v2FormatSchema).max(20).default([]).describe("Formats of each result's page; empty (the default) scrapes nothing.") })
   .superRefine((o, ctx) => {
@@ -46,11 +57,11 @@ export const v2SearchRequestSchema = z.strictObject({
   query: z.string().trim().min(1).max(1_000).describe('What to search for.'),
   limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(5).describe('Most results per source.'),
   sources: z
-    .array(z.union([z.enum(SOURCES), z.strictObject({ type: z.enum(SOURCES) })]))
+    .array(z.union([z.enum(SOURCES), sourceObjectSchema]))
     .min(1)
     .max(4)
     .default(['web'])
-    .describe('"web" pages, "news" articles (the local index: dated pages), "images" (no configured provider offers it: empty, with a warning), "alexandria" (Firecrawl cloud tool discovery: `tools` is empty, with a warning).'),
+    .describe('"web" pages, "news" articles (the local index: dated pages), "images" (no configured provider offers it: empty, with a warning), "alexandria" (Firecrawl cloud tool discovery: `tools` is empty, with a warning). The first entry of a type counts.'),
   domainTools: z.boolean().optional().describe('Firecrawl cloud tool discovery for the results\' domains: there are no tools here, so `tools` is empty (with a warning) when true.'),
   toolDetail: z.enum(['compact', 'summary', 'full']).optional().describe('Detail of discovered tools; there are none here.'),
   categories: z
@@ -61,8 +72,12 @@ export const v2SearchRequestSchema = z.strictObject({
     .describe('Keep only web results of these kinds: github (github.com), research (academic sites), pdf; each result says its `category`.'),
   lang: z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, 'a language code such as en or pt-BR').default('en').describe('Ours: language of the query and the results.'),
   country: z.string().regex(/^[A-Za-z]{2}$/, 'ISO 3166-1 alpha-2 code').default('us').describe('Country to search from, where the provider supports it.'),
-  location: z.string().max(200).optional().describe('Location to search from (e.g. "Berlin,Germany"), where the provider supports it.'),
-  tbs: z.string().regex(TBS_PATTERN, 'qdr:h|d|w|m|y (optionally with a count) or cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY').optional().describe('Time filter.'),
+  location: locationSchema.optional().describe('Location to search from (e.g. "Berlin,Germany"), where the provider supports it (Serper; the others say in `warning` that they ignored it).'),
+  tbs: tbsSchema.optional().describe('Time filter.'),
+  highlights: z
+    .boolean()
+    .optional()
+    .describe("Query-relevant excerpts as each web result's `description` and news result's `snippet` (default true): its page's passages that best match the query, where the page was scraped or is in the local index; otherwise, and with false, the provider's snippet."),
   timeout: z.number().int().min(1_000).max(300_000).default(60_000).describe('Milliseconds the whole search, scraping included, may take.'),
   ignoreInvalidURLs: z.boolean().default(false).describe('Drop results whose URL this service would refuse to scrape.'),
   scrapeOptions: searchScrapeOptionsSchema.prefault({}).describe("How each result's page is scraped (v2 scrape options); formats default to none."),
@@ -127,24 +142,30 @@ export function registerV2SearchRoutes(routes: RouteTable, deps: ApiDeps): void 
     },
     handler: async (ctx, { body }) => {
       const { team } = ctx.state;
-      const sources = [...new Set(body.sources.map((s) => (typeof s === 'string' ? s : s.type)))];
+      const specs = new Map<SourceSpec['type'], SourceSpec>();
+      for (const s of body.sources.map((s) => (typeof s === 'string' ? { type: s } : s))) if (!specs.has(s.type)) specs.set(s.type, s);
+      const sources = [...specs.keys()];
       const categories = new Set<string>((body.categories ?? []).map((c) => (typeof c === 'string' ? c : c.type)));
       const { origin: _o, integration: _i, ...scrape } = body.scrapeOptions;
       const plan = planV2Scrape(scrape);
-      const options = (vertical?: 'news'): SearchOptions => ({
-        query: body.query,
-        limit: body.limit,
-        lang: body.lang,
-        country: body.country,
-        ...(body.location && { location: body.location }),
-        ...(body.tbs && { tbs: body.tbs }),
-        timeout: body.timeout,
-        ignoreInvalidURLs: body.ignoreInvalidURLs,
-        scrapeOptions: plan.options,
-        ...(vertical && { vertical }),
-      });
+      const options = (source: SourceSpec): SearchOptions => {
+        const location = source.location ?? body.location;
+        const tbs = source.tbs ?? body.tbs;
+        return {
+          query: body.query,
+          limit: body.limit,
+          lang: body.lang,
+          country: body.country,
+          ...(location && { location }),
+          ...(tbs && { tbs }),
+          timeout: body.timeout,
+          ignoreInvalidURLs: body.ignoreInvalidURLs,
+          scrapeOptions: plan.options,
+          ...(source.type === 'news' && { vertical: 'news' as const }),
+        };
+      };
       const searched = await Promise.all(
-        sources.filter((s): s is 'web' | 'news' => s === 'web' || s === 'news').map(async (source) => ({ source, ...(await runSearch(deps, team, options(source === 'news' ? 'news' : undefined))) })),
+        sources.filter((s): s is 'web' | 'news' => s === 'web' || s === 'news').map(async (source) => ({ source, ...(await runSearch(deps, team, options(specs.get(source)!))) })),
       );
       const llm = deps.config.llm && { config: deps.config.llm, teamId: team.teamId };
       const document = async (r: RankedResult) => (r.page ? renderV2Document(deps.db, r.page, plan.output, {}, llm) : {});
@@ -152,14 +173,21 @@ export function registerV2SearchRoutes(routes: RouteTable, deps: ApiDeps): void 
       const warnings: string[] = [];
       for (const { source, results, warning } of searched) {
         if (warning) warnings.push(source === 'web' ? warning : `${source}: ${warning}`);
+        const highlighted = body.highlights === false ? undefined : await searchHighlights(deps.db, results, body.query);
+        // Asked for by name, a result that keeps its snippet is counted; by default excerpts are there where they can be.
+        if (body.highlights && highlighted?.missing) {
+          warnings.push(`${source}: ${highlighted.missing} result(s) keep the provider's snippet: they were not scraped (scrapeOptions.formats) and are not in the local index, or no passage of their page matches the query.`);
+        }
+        /** The result's description (web) or snippet (news): its page's excerpts for the query where there are some. */
+        const excerpt = (r: RankedResult) => highlighted?.byUrl.get(r.url) ?? r.description;
         if (source === 'web') {
           const kept = results
             .map((r) => ({ r, category: categoryOf(r.url, r.page?.metadata?.contentType) }))
             .filter(({ category }) => categories.size === 0 || (category !== undefined && categories.has(category)));
-          data.web = await Promise.all(kept.map(async ({ r, category }, i) => ({ url: r.url, title: r.title, description: r.description, position: i + 1, ...(category && { category }), ...(await document(r)) })));
+          data.web = await Promise.all(kept.map(async ({ r, category }, i) => ({ url: r.url, title: r.title, description: excerpt(r), position: i + 1, ...(category && { category }), ...(await document(r)) })));
         } else {
           const dates = await publishedTimes(deps, results);
-          data.news = await Promise.all(results.map(async (r, i) => ({ url: r.url, title: r.title, snippet: r.description, ...(dates.has(r.url) && { date: dates.get(r.url) }), position: i + 1, ...(await document(r)) })));
+          data.news = await Promise.all(results.map(async (r, i) => ({ url: r.url, title: r.title, snippet: excerpt(r), ...(dates.has(r.url) && { date: dates.get(r.url) }), position: i + 1, ...(await document(r)) })));
         }
       }
       if (sources.includes('images')) {

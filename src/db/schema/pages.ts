@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, customType, index, integer, json, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { DEFAULT_TEXT_SEARCH_CONFIG, TEXT_SEARCH_CONFIGS, type TextSearchConfig } from '../text-search-language';
 import type { BrandingProfile } from '../branding-profile';
+import type { LlmFormats } from '../llm-formats';
 import type { ActionResults, StoredMetadata } from '../page-metadata';
 import { jobs } from './jobs';
 
@@ -76,6 +77,8 @@ export const pages = pgTable(
     actions: jsonb('actions').$type<ActionResults>(),
     /** The v2 branding format's reading of the rendered page, when it was asked for. */
     branding: jsonb('branding').$type<BrandingProfile>(),
+    /** A crawl's or batch's v2 answer, product and menu, read as the page was stored when an LLM is configured. */
+    llmFormats: jsonb('llm_formats').$type<LlmFormats>(),
     warning: text('warning'),
     metadata: jsonb('metadata').$type<StoredMetadata>(),
     errorCode: text('error_code'),

@@ -7,8 +7,7 @@ import { metadataSchema } from '../v1/document-schema';
 import { attributesOf, imagesOf, MAX_IMAGES_PER_PAGE, type AttributeValues } from './page-markup';
 import type { ChangeTrackingResult } from '../../scrape/change-tracking/change-result';
 import type { BrandingProfile } from '../../db/branding-profile';
-import type { MenuProfile } from './menu-profile';
-import type { ProductProfile } from './product-profile';
+import type { MenuProfile, ProductProfile } from '../../db/page-profiles';
 import type { V2OutputSpec } from './scrape-options';
 
 /** What the v2 API adds to a stored page that is not stored with it. */

@@ -2,40 +2,7 @@ import { extractPage } from '../../extract/extract-page';
 import type { ExtractionEngine, PageInput } from '../../extract/extraction-engine';
 import { statedValues } from '../../extract/stated-values';
 import { extractStructured } from '../../extract/structured/structured-engine';
-import type { ProductPrice } from './product-profile';
-
-/**
- * One dish (firecrawl-js `MenuItem`). `availability` is left out, though the SDK's type
- * requires it: a menu's structured data does not say what is in stock, and nothing is guessed.
- */
-export interface MenuItem {
-  id: string;
-  name: string;
-  description?: string;
-  images: { url: string }[];
-  price?: ProductPrice;
-  dietary: string[];
-  optionGroups: never[];
-  identifiers: Record<string, never>;
-  sourceUrl: string;
-}
-
-export interface MenuSection {
-  id: string;
-  name: string;
-  items: MenuItem[];
-}
-
-/** The menu format's result (firecrawl-js `MenuProfile`). */
-export interface MenuProfile {
-  isMenu: true;
-  /** How sure the extraction is of what it read: its most confident note on the sections or items. */
-  confidence: number;
-  merchant: { name: string };
-  currency?: string;
-  sections: MenuSection[];
-  sourceUrl: string;
-}
+import type { MenuItem, MenuProfile, MenuSection } from '../../db/page-profiles';
 
 const ITEM = {
   type: 'object',

@@ -5,8 +5,7 @@ import { AppError } from '../../errors';
 import { chunkText } from '../../extract/llm/chunk-text';
 import { LlmClient } from '../../extract/llm/llm-client';
 import { rankPassages, type RankedPassage } from '../../search/ranking/passages';
-import { chargeLlmFormat } from './llm-charge';
-import type { AnswerSpec, V2OutputSpec } from './scrape-options';
+import type { AnswerSpec } from './scrape-options';
 
 /** Passages `highlights` quotes, best first. */
 const HIGHLIGHT_PASSAGES = 3;
@@ -15,55 +14,38 @@ const HIGHLIGHT_SEPARATOR = '\n\n';
 /** Share of the model's context the page may fill; the rest is the instructions and the answer. */
 const PAGE_SHARE_OF_CONTEXT = 0.5;
 
-/** The LLM that answers, and the team its answers are charged to. */
-export interface AnsweringLlm {
-  config: LlmConfig;
-  teamId: string;
-}
+/** What the answers are read from: the page's main-content text and its language's stemmer. */
+export type AnswerSource = Pick<PageRow, 'text' | 'searchLanguage'>;
 
-/** What the question, query and highlights formats add to a document. */
-export interface PageAnswers {
-  answer?: string;
-  highlights?: string;
-  warnings: string[];
-  /** Credits charged here (an LLM's answer), beyond the page's own. */
-  credits: number;
+/** The highlights format's passages: always the page's own, best first. */
+export async function pageHighlights(db: Db, page: AnswerSource, spec: { query: string }): Promise<{ highlights?: string; warnings: string[] }> {
+  const ranked = await rankPassages(db, page.text ?? '', spec.query, page.searchLanguage);
+  if (!ranked.length) return { warnings: ['No passage of the page matches the highlights query; `highlights` is absent.'] };
+  return { highlights: ranked.slice(0, HIGHLIGHT_PASSAGES).map((p) => p.text).join(HIGHLIGHT_SEPARATOR), warnings: [] };
 }
 
 /**
- * The answer and highlights a v2 document asks for (`output.answer`, `output.highlights`), from
- * the page's main-content text. Highlights are always the page's own passages. The answer is
- * the best passage, quoted, unless an LLM is given: then a grounded answer in words (freeform)
- * or a quote it picked, used only when it occurs in the page (directQuote).
+ * The question or query format's answer: the page's best passage, quoted, unless an LLM is given
+ * (`llmUsed`): then a grounded answer in words (freeform) or a quote it picked, used only when it
+ * occurs in the page (directQuote).
  */
-export async function answerPage(db: Db, row: PageRow, output: V2OutputSpec, llm?: AnsweringLlm): Promise<PageAnswers> {
-  const text = row.text ?? '';
-  const out: PageAnswers = { warnings: [], credits: 0 };
-  if (output.highlights) {
-    const ranked = await rankPassages(db, text, output.highlights.query, row.searchLanguage);
-    if (ranked.length) out.highlights = ranked.slice(0, HIGHLIGHT_PASSAGES).map((p) => p.text).join(HIGHLIGHT_SEPARATOR);
-    else out.warnings.push('No passage of the page matches the highlights query; `highlights` is absent.');
-  }
-  if (output.answer) {
-    const ranked = await rankPassages(db, text, output.answer.prompt, row.searchLanguage);
-    const quoted = async () => {
-      if (ranked.length) return ranked[0]!.text;
-      out.warnings.push('No passage of the page matches the question; `answer` is absent.');
-      return undefined;
-    };
-    if (!llm) out.answer = await quoted();
-    else {
-      const reply = await llmAnswer(llm.config, text, output.answer, ranked);
-      out.credits += await chargeLlmFormat(db, llm.teamId, row, 'answer');
-      if (reply.warning) out.warnings.push(reply.warning);
-      if (reply.answer !== undefined && (output.answer.mode === 'freeform' || occursIn(reply.answer, text))) out.answer = reply.answer;
-      else {
-        out.answer = await quoted();
-        if (reply.answer !== undefined) out.warnings.push("The LLM's quote does not occur in the page; `answer` is the page's passage most relevant to the question instead.");
-      }
-    }
-  }
-  return out;
+export async function pageAnswer(db: Db, page: AnswerSource, spec: AnswerSpec, llm?: LlmConfig): Promise<{ answer?: string; warnings: string[]; llmUsed: boolean }> {
+  const text = page.text ?? '';
+  const ranked = await rankPassages(db, text, spec.prompt, page.searchLanguage);
+  const warnings: string[] = [];
+  const quoted = () => {
+    if (ranked.length) return ranked[0]!.text;
+    warnings.push('No passage of the page matches the question; `answer` is absent.');
+    return undefined;
+  };
+  const done = (answer: string | undefined, llmUsed: boolean) => ({ ...(answer !== undefined && { answer }), warnings, llmUsed });
+  if (!llm) return done(quoted(), false);
+  const reply = await llmAnswer(llm, text, spec, ranked);
+  if (reply.warning) warnings.push(reply.warning);
+  if (reply.answer !== undefined && (spec.mode === 'freeform' || occursIn(reply.answer, text))) return done(reply.answer, true);
+  const answer = quoted();
+  if (reply.answer !== undefined) warnings.push("The LLM's quote does not occur in the page; `answer` is the page's passage most relevant to the question instead.");
+  return done(answer, true);
 }
 
 /** Whether `quote` is in `text`, whitespace aside. */

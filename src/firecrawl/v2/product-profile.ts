@@ -2,33 +2,7 @@ import { extractPage } from '../../extract/extract-page';
 import type { ExtractionEngine, PageInput } from '../../extract/extraction-engine';
 import { statedValues } from '../../extract/stated-values';
 import { extractStructured } from '../../extract/structured/structured-engine';
-
-/** A price as firecrawl-js declares it (`ProductPrice`). */
-export interface ProductPrice {
-  amount: number;
-  currency?: string;
-}
-
-/**
- * One offer of the product (firecrawl-js `ProductVariant`). `availability` is absent when the
- * page does not state it, though the SDK's type requires it: stated, or nothing, never guessed.
- */
-export interface ProductVariant {
-  sku?: string;
-  price?: ProductPrice;
-  availability?: { inStock: boolean; text: string };
-  images?: { url: string }[];
-}
-
-/** The product format's result (firecrawl-js `ProductProfile`). */
-export interface ProductProfile {
-  title: string;
-  brand?: string;
-  category?: string;
-  url: string;
-  description?: string;
-  variants: ProductVariant[];
-}
+import type { ProductProfile, ProductVariant } from '../../db/page-profiles';
 
 /** What the structured-data engine is asked for: schema.org Product and Offer, by the names it maps. */
 const PRODUCT_SCHEMA = {

@@ -7,7 +7,6 @@ import { defineTool } from '../tool';
 const ALEXANDRIA = "Alexandria, Firecrawl cloud's provider catalogue, is not available";
 
 const SEARCH_NOT_SERVED: NotServed = {
-  highlights: "query-relevant excerpts are not offered; descriptions are the search provider's snippets",
   filter: 'it is a Firecrawl cloud search filter',
   includeDomains: 'domain filters are not offered',
   excludeDomains: 'domain filters are not offered',
@@ -33,6 +32,7 @@ export const searchTool = defineTool({
       .describe('Keep only web results of these kinds: github, research (academic sites), pdf.'),
     tbs: z.string().optional().describe('Time filter: qdr:h, qdr:d, qdr:w, qdr:m, qdr:y.'),
     location: z.string().optional().describe('Where to search from, e.g. "Berlin,Germany", where the provider supports it.'),
+    highlights: z.boolean().optional().describe("Query-relevant excerpts of each result's page as web `description` and news `snippet`, where the page was scraped or is in the local index (default); false keeps the search provider's snippets."),
     scrapeOptions: scrapeOptionsParams.optional().describe("Scrape each result's page too (formats default to none; summary and changeTracking are not available here)."),
     offset: z.number().int().min(0).optional().describe('Continue a cut result from this result on, in every source (the truncation note gives it).'),
   },

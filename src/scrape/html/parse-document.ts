@@ -17,6 +17,7 @@ const { NS } = parse5Html;
 const UNSERIALISABLE_NAME = /["'<=]/;
 
 /**
+/**
  * Cleaning removes every `<svg>` (scan-page.ts), so of an SVG element only what the page scan
  * reads before that is kept; the rest of its attributes (paths, fills, view boxes) and text
  * would be a tenth of a page's nodes, built to be thrown away.
@@ -27,9 +28,28 @@ function unreadSvg(node: ParentNode): boolean {
 }
 const unread = (element: Element, attrs: Token.Attribute[]): Token.Attribute[] => (unreadSvg(element) ? attrs.filter((attr) => attr.name === INSPECTED_ATTRIBUTE && !attr.prefix) : attrs);
 
-/** Builds one document; holds what the DOM has no place for (template contents, document mode). */
-function linkedomAdapter(): TreeAdapter<LinkedomMap> {
+/**
+ * A page with more nodes than a processing thread may build: its DOM, and every stage's work
+ * over it, would outgrow the thread's heap (see parsePage).
+ */
+export class TooManyNodes extends Error {
+  constructor(readonly maxNodes: number) {
+    super(`its document has more than ${maxNodes} elements and text nodes, the most processed in full`);
+    this.name = 'TooManyNodes';
+  }
+}
+
+/**
+ * Builds one document; holds what the DOM has no place for (template contents, document mode).
+ * Throws TooManyNodes once it has created `maxNodes` nodes.
+ */
+function linkedomAdapter(maxNodes: number): TreeAdapter<LinkedomMap> {
   let document: Document;
+  let nodes = 0;
+  const counted = <T>(node: T): T => {
+    if (++nodes > maxNodes) throw new TooManyNodes(maxNodes);
+    return node;
+  };
   const templates = new WeakMap<Element, DocumentFragment>();
   let mode: DefaultTreeAdapterMap['document']['mode'] = parse5Html.DOCUMENT_MODE.NO_QUIRKS;
   const setAttributes = (element: Element, attrs: Token.Attribute[]): void => {
@@ -56,7 +76,7 @@ function linkedomAdapter(): TreeAdapter<LinkedomMap> {
     if (unreadSvg(parent)) return;
     const previous = before ? before.previousSibling : parent.lastChild;
     if (previous?.nodeType === 3) (previous as Text).data += text;
-    else parent.insertBefore(document.createTextNode(text), before);
+    else parent.insertBefore(counted(document.createTextNode(text)), before);
   };
   return {
     createDocument: () => (document = parseHTML('').document as unknown as Document),
@@ -65,14 +85,14 @@ function linkedomAdapter(): TreeAdapter<LinkedomMap> {
       if (namespaceURI === NS.HTML) {
         const element = document.createElement(tagName);
         setAttributes(element, attrs);
-        return element;
+        return counted(element);
       }
       const element = document.createElementNS(namespaceURI, tagName);
       setAttributes(element, unread(element, attrs));
-      return element;
+      return counted(element);
     },
-    createCommentNode: (data) => document.createComment(data),
-    createTextNode: (value) => document.createTextNode(value),
+    createCommentNode: (data) => counted(document.createComment(data)),
+    createTextNode: (value) => counted(document.createTextNode(value)),
     appendChild: (parent, node) => void parent.appendChild(node),
     insertBefore: (parent, node, reference) => void parent.insertBefore(node, reference),
     setTemplateContent: (template, content) => void templates.set(template, content),
@@ -119,7 +139,11 @@ function linkedomAdapter(): TreeAdapter<LinkedomMap> {
  * Parses an HTML page into a linkedom document, with the tree a browser would build. Parsed as
  * a browser without scripting does, so `<noscript>` content is markup: some sites (Discourse
  * forums, for one) serve their whole content there for clients that run no scripts.
+ *
+ * `maxNodes` bounds the tree before it is built: a thread that reaches its heap limit is not
+ * always ended on its own (V8 aborts the whole process when the limit is hit inside some runtime
+ * functions, as a page of a million elements did), so a page must never get near the limit.
  */
-export function parsePage(html: string): Document {
-  return parse(html, { treeAdapter: linkedomAdapter(), scriptingEnabled: false });
+export function parsePage(html: string, maxNodes = Number.POSITIVE_INFINITY): Document {
+  return parse(html, { treeAdapter: linkedomAdapter(maxNodes), scriptingEnabled: false });
 }

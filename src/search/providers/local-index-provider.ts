@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { textSearchConfigFor } from '../../db/text-search-language';
 import { timeWindow } from '../time-filter';
-import type { ProviderAnswer, ProviderQuery, SearchProvider } from './search-provider';
+import { locationIgnored, type ProviderAnswer, type ProviderQuery, type SearchProvider } from './search-provider';
 import { tsQuerySql } from '../ts-query';
 import { indexPendingPages } from '../search-indexer';
 
@@ -23,7 +23,7 @@ interface IndexRow extends Record<string, unknown> {
  * `local`: Postgres full-text search over every page this deployment has scraped or crawled
  * (pages marked searchable), newest copy per URL, ranked by ts_rank over the weighted vector.
  * `lang` picks the stemmer and the pages of that language; `tbs` filters on when the page was
- * scraped; country and location do not apply to a local index. News are the dated pages
+ * scraped; country and location do not apply to a local index (a location is named in a warning). News are the dated pages
  * (articles with a published time), which is what this index knows of news.
  */
 export class LocalIndexProvider implements SearchProvider {
@@ -66,7 +66,7 @@ export class LocalIndexProvider implements SearchProvider {
     });
     return {
       hits: rows.map((r) => ({ url: r.url, title: r.title ?? '', description: r.description ?? '', indexedPageId: r.id })),
-      warnings: [],
+      warnings: q.location ? [locationIgnored('the local index')] : [],
     };
   }
 }

@@ -15,6 +15,9 @@ export interface ProviderQuery {
   vertical?: 'news';
 }
 
+/** The warning of a provider that cannot search from a location (only Serper can). */
+export const locationIgnored = (provider: string) => `${provider} cannot search from a location; location was ignored.`;
+
 /** One result as a provider ranked it. */
 export interface ProviderHit {
   url: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TimeFilter } from '../time-filter';
 import { fetchProviderJson } from './http-json';
-import type { ProviderAnswer, ProviderHit, ProviderQuery, SearchProvider } from './search-provider';
+import { locationIgnored, type ProviderAnswer, type ProviderHit, type ProviderQuery, type SearchProvider } from './search-provider';
 
 /** The part of SearXNG's JSON answer (`/search?format=json`) we read. */
 const searxngAnswer = z.object({
@@ -40,6 +40,7 @@ export class SearxngProvider implements SearchProvider {
     const params = new URLSearchParams({ q: q.query, format: 'json', language, safesearch: '0' });
     if (q.vertical === 'news') params.set('categories', 'news');
     const range = timeRange(q.timeFilter, warnings);
+    if (q.location) warnings.push(locationIgnored('searxng'));
     if (range) params.set('time_range', range);
     const hits: ProviderHit[] = [];
     const seen = new Set<string>();
