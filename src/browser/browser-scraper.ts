@@ -30,6 +30,8 @@ export interface BrowserScraperConfig {
   maxCaptureHeight: number;
   /** processBody, in processing threads (ProcessingPool) or inline. */
   process: ProcessContent;
+  /** Largest rendered HTML taken from a page, in bytes (MAX_PAGE_BYTES, as for a fetched body). */
+  maxBytes: number;
 }
 
 /** How a page is opened: the request and device settings shared by scrapes and screenshots. */
@@ -103,6 +105,25 @@ function setupOf(options: ScrapeOptions): PageSetup {
   return { ...options, loadAllResources: screenshots, ...(viewport && { viewport }) };
 }
 
+/**
+ * The rendered page's HTML as page.content() serialises it, refused with SCRAPE_TOO_LARGE past
+ * `maxBytes`. It is measured in Chromium, so a script that grows the DOM without bound never
+ * sends this process more than the limit (a fetched body is bounded the same way).
+ */
+async function renderedHtml(page: Page, maxBytes: number): Promise<Buffer> {
+  const html = await page.evaluate((max) => {
+    const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
+    const serialised = doctype + (document.documentElement?.outerHTML ?? '');
+    // A character is at least one byte: a longer serialisation is over the limit.
+    return serialised.length > max ? serialised.length : serialised;
+  }, maxBytes);
+  const body = typeof html === 'string' ? Buffer.from(html) : undefined;
+  if (!body || body.byteLength > maxBytes) {
+    throw new AppError('SCRAPE_TOO_LARGE', `${page.url()} rendered to more than the ${maxBytes}-byte limit of HTML`);
+  }
+  return body;
+}
+
 function joinWarnings(...warnings: (string | undefined)[]): string | undefined {
   const present = warnings.filter(Boolean);
   return present.length > 0 ? present.join(' ') : undefined;
@@ -137,7 +158,7 @@ export class BrowserScraper {
 
       const contentType = response?.headers()['content-type'] ?? 'text/html';
       const isHtml = /html/i.test(contentType);
-      const body = isHtml ? Buffer.from(await page.content()) : ((await response?.body()) ?? Buffer.alloc(0));
+      const body = isHtml ? await renderedHtml(page, this.config.maxBytes) : ((await response?.body()) ?? Buffer.alloc(0));
       const finalUrl = page.url();
       const content = await this.config.process(body, isHtml ? 'text/html; charset=utf-8' : contentType, finalUrl, options, {
         deadline,

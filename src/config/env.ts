@@ -104,9 +104,9 @@ const envSchema = z
     PROCESSING_TIMEOUT_MS: int(10_000, 100),
     /**
      * Most MB of old-generation heap one processing thread may hold. Without a cap V8 lets each
-     * thread's heap grow toward its own default (gigabytes) before it collects hard. A page whose
-     * DOM outgrows the cap ends that thread, and the page comes back as its plain text; a 5 MB
-     * page of 100,000 links needs about 450 MB.
+     * thread's heap grow toward its own default (gigabytes) before it collects hard. It also
+     * bounds a page's DOM (160 elements and text nodes per MB, see ProcessingPool): a larger page
+     * comes back as its plain text, so that no page drives a thread into the limit.
      */
     PROCESSING_THREAD_HEAP_MB: int(512, 64),
     /**
@@ -131,7 +131,7 @@ const envSchema = z
       }),
     /** User-Agent sent with every fetch unless the request overrides it. */
     USER_AGENT: z.string().min(1).default('Mozilla/5.0 (compatible; web-context-service/0.1; +https://github.com/web-context-service)'),
-    /** Largest page body fetched, in bytes. */
+    /** Largest page body fetched, and largest HTML taken from a rendered page, in bytes (SCRAPE_TOO_LARGE past it). */
     MAX_PAGE_BYTES: int(10 * 1024 * 1024, 1024),
     /** Largest request body the API accepts, in bytes. */
     MAX_BODY_BYTES: int(1024 * 1024, 1024),

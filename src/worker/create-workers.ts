@@ -72,7 +72,7 @@ export async function createWorkers(
       defaultProxy: defaultProxy.url,
       logger,
     });
-    browser = new BrowserScraper(gate, pool, { userAgent: config.USER_AGENT, maxCaptureHeight: config.SCREENSHOT_MAX_HEIGHT, process: processing.process });
+    browser = new BrowserScraper(gate, pool, { userAgent: config.USER_AGENT, maxCaptureHeight: config.SCREENSHOT_MAX_HEIGHT, process: processing.process, maxBytes: config.MAX_PAGE_BYTES });
     cleanups.push(() => pool.close(), () => defaultProxy.close());
   }
 

@@ -94,7 +94,7 @@ export async function run(): Promise<void> {
   const gate = new PublicUrlGate(parseHostAllowlist(allow));
   const defaultProxy = await FilteringProxy.start(gate);
   const pool = new BrowserPool({ executablePath: env.chromiumPath, maxPages: 4, restartAfterPages: 500, defaultProxy: defaultProxy.url, logger: pino({ level: 'silent' }) });
-  const scraper = new BrowserScraper(gate, pool, { userAgent: 'web-context-service bench', maxCaptureHeight: 16_384, process: processBody });
+  const scraper = new BrowserScraper(gate, pool, { userAgent: 'web-context-service bench', maxCaptureHeight: 16_384, process: processBody, maxBytes: 10 * 1024 * 1024 });
   try {
     const url = `${fixtures.url}/shot/colors`;
     const stages = { navigationMs: 0, waitMs: 0, captureMs: 0, queuedMs: 0, totalMs: 0 };

@@ -5,7 +5,7 @@ import { ledger, pages } from '../../src/db/schema';
 import { api, fixture } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
 import { createTeamWithKey } from '../helpers/accounts';
-import { manyElementsPage } from '../fixtures/pathological-pages';
+import { nestedDivsPage } from '../fixtures/pathological-pages';
 import { docxFile } from '../helpers/docx-file';
 
 function sdk(): Firecrawl {
@@ -56,8 +56,8 @@ describe('POST /v2/parse through the v2 SDK: an uploaded file becomes a document
   it('answers 408 processing_continues when the file outlasts its timeout; the same file and options sent again get the document, parsed and charged once', async () => {
     const team = await createTeamWithKey(testDatabase().db, `parse-continues-${process.pid}`, 10);
     const client = new Firecrawl({ apiKey: team.key, apiUrl: inject('apiUrl') });
-    // 300,000 elements: processing them outlasts a 1 s timeout.
-    const file = { data: Buffer.from(manyElementsPage(300_000)), filename: 'elements.html', contentType: 'text/html' };
+    // 40,000 nested elements (under the bound on a DOM's nodes): parsing them, quadratic in depth, outlasts a 1 s timeout.
+    const file = { data: Buffer.from(nestedDivsPage(40_000)), filename: 'nested.html', contentType: 'text/html' };
     const first = (await client.parse(file, { timeout: 1_000 }).catch((e: unknown) => e)) as SdkError;
     expect(first).toBeInstanceOf(SdkError);
     expect(first.status).toBe(408);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { html, startFixtureServer, type FixtureHandler, type FixtureServer } from '../fixtures/fixture-server';
-import { hugeAttributePage, manyElementsPage, manyLinksPage, nestedDivsPage } from '../fixtures/pathological-pages';
+import { hugeAttributePage, hugeTablePage, manyElementsPage, manyLinksPage, manyParagraphsPage, nestedDivsPage } from '../fixtures/pathological-pages';
 import { api } from '../helpers/api';
 import { cpuOver, processCpuSeconds } from '../helpers/cpu-usage';
 import { startOwnStack } from '../helpers/own-stack';
@@ -29,6 +29,13 @@ const pages = {
   '/large-attribute': hugeAttributePage(9 * 1024 * 1024),
   '/links': manyLinksPage(),
   '/elements': manyElementsPage(),
+  // Just under the bound on a DOM's nodes (81,920 at the default heap), so it is parsed in full.
+  '/deep': nestedDivsPage(80_000),
+  '/paragraphs': manyParagraphsPage(),
+  '/table': hugeTablePage(),
+  // Small to send; its script grows the DOM past MAX_PAGE_BYTES once rendered.
+  '/grows': `<!doctype html><html><head><title>Grows</title></head><body><p>The opening sentence of the page.</p><script>document.body.append('x'.repeat(12 * 1024 * 1024))</script></body></html>`,
+  '/plain': '<!doctype html><html><head><title>Plain</title></head><body><h1>Plain</h1><p>An ordinary page.</p></body></html>',
 };
 
 beforeAll(async () => {
@@ -140,12 +147,62 @@ describe('a page whose timeout runs out while it is processed', () => {
   });
 });
 
+describe('a page of a million elements, scraped with a 120 s timeout and every text format', () => {
+  /** The processes serving this file's stack, which a page must never end. */
+  const processes = () => [stack.api, stack.worker].map((p) => ({ pid: p.child.pid, exitCode: p.child.exitCode }));
+  const formats = ['markdown', 'html', 'rawHtml', 'links'];
+
+  // About 10 MB each, under MAX_PAGE_BYTES. Its DOM would outgrow a processing thread's heap,
+  // and a thread that hits its heap limit can abort its whole process (the API's, for a scrape it
+  // runs itself): the page of paragraphs did, with "FATAL ERROR: ... JavaScript heap out of memory".
+  it.each([
+    ['/v1/scrape', '/paragraphs', {}],
+    ['/v2/scrape', '/paragraphs', { maxAge: 0 }],
+    ['/v1/scrape', '/elements', {}],
+    ['/v2/scrape', '/table', { maxAge: 0 }],
+  ])('%s %s: its text with a warning, within seconds; the API and worker go on, and the next scrape is whole', async (endpoint, pagePath, extra) => {
+    const before = processes();
+    const started = performance.now();
+    const { status, body } = await api(endpoint, { body: { url: `${site.url}${pagePath}`, formats, timeout: 120_000, ...extra }, baseUrl: stack.apiUrl });
+    expect(status).toBe(200);
+    expect(body.data.warning).toMatch(
+      /^Processing the page failed \(its document has more than 81920 elements and text nodes, the most processed in full\); only its plain text is returned(, cut at 2000000 characters)?\./,
+    );
+    expect(body.data.metadata.mainContent.method).toBe('text-only');
+    expect(body.data.markdown).toContain('The opening sentence of the page.');
+    expect(body.data.rawHtml.length).toBe(pages[pagePath as keyof typeof pages].length);
+    expect(performance.now() - started).toBeLessThan(30_000);
+
+    const next = await api(endpoint, { body: { url: `${site.url}/plain`, formats, ...extra }, baseUrl: stack.apiUrl });
+    expect(next.status).toBe(200);
+    expect(next.body.data.markdown).toBe('# Plain\n\nAn ordinary page.');
+    expect(next.body.data.warning).toBeUndefined();
+    expect(processes()).toEqual(before);
+    expect(before.every((p) => p.exitCode === null)).toBe(true);
+  });
+});
+
+describe('a page whose script grows it past MAX_PAGE_BYTES, rendered in Chromium', () => {
+  it('is refused as too large, in the documented error shape; the worker goes on, and the next render is whole', async () => {
+    const before = stack.worker.child.pid;
+    const { status, body } = await api('/v1/scrape', { body: { url: `${site.url}/grows`, formats: ['markdown', 'rawHtml'], engine: 'browser', timeout: 60_000 }, baseUrl: stack.apiUrl });
+    expect(status).toBe(502);
+    expect(body).toEqual({ success: false, code: 'SCRAPE_TOO_LARGE', error: `${site.url}/grows rendered to more than the 10485760-byte limit of HTML` });
+
+    const next = await api('/v1/scrape', { body: { url: `${site.url}/plain`, formats: ['markdown'], engine: 'browser', timeout: 60_000 }, baseUrl: stack.apiUrl });
+    expect(next.status).toBe(200);
+    expect(next.body.data.markdown).toBe('# Plain\n\nAn ordinary page.');
+    expect(stack.worker.child.pid).toBe(before);
+    expect(stack.worker.child.exitCode).toBeNull();
+  });
+});
+
 describe('a crawl cancelled while its page is being processed', () => {
   it('stops the processing within seconds: the worker goes idle', async () => {
-    // A million elements: a DOM takes most of a minute over them, so processing is under way when the crawl is cancelled.
-    const started = await api('/v1/crawl', { body: { url: `${site.url}/elements`, limit: 1, scrapeOptions: { formats: ['markdown'], timeout: 120_000 } }, baseUrl: stack.apiUrl });
+    // 80,000 nested elements: parsing is quadratic in depth and takes many seconds, so processing is under way when the crawl is cancelled.
+    const started = await api('/v1/crawl', { body: { url: `${site.url}/deep`, limit: 1, scrapeOptions: { formats: ['markdown'], timeout: 120_000 } }, baseUrl: stack.apiUrl });
     expect(started.status).toBe(200);
-    await expect.poll(() => site.hits.get('/elements') ?? 0, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => site.hits.get('/deep') ?? 0, { timeout: 30_000 }).toBe(1);
     await sleep(2_000);
     expect(await workerCpuShare(1_000)).toBeGreaterThan(IDLE_SHARE);
 

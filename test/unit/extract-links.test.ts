@@ -38,3 +38,23 @@ describe('extractLinks', () => {
     expect(metadata).not.toHaveProperty('linksTruncated');
   });
 });
+
+describe('a base that would make every relative link long', () => {
+  // A 20,000-character <base href> under 27,000 relative links resolved to 540 MB of URLs, more
+  // than a processing thread's heap; resolving may add at most 2,048 characters to a reference.
+  const base = `https://example.com/${'a'.repeat(20_000)}/`;
+  const html = `<!doctype html><html><head><base href="${base}"></head><body><p>${'<a href="x">y</a> '.repeat(1_000)}<a href="https://example.com/z">z</a></p></body></html>`;
+
+  it('leaves those links as written: out of `links`, relative in the markdown and html', () => {
+    const { links, markdown, html: cleaned } = processHtml(html, 'https://example.com/', { formats: ['markdown', 'html'], onlyMainContent: false, removeBase64Images: true });
+    expect(links).toEqual(['https://example.com/z']);
+    expect(markdown).toContain('[y](x)');
+    expect(markdown.length).toBeLessThan(20_000);
+    expect(cleaned).toContain('<a href="x">y</a>');
+  });
+
+  it('still resolves links against a base of ordinary length', () => {
+    const { links } = processHtml(html.replace(base, 'https://example.com/docs/'), 'https://example.com/', { formats: ['markdown'], onlyMainContent: false, removeBase64Images: true });
+    expect(links).toEqual(['https://example.com/docs/x', 'https://example.com/z']);
+  });
+});

@@ -1,5 +1,8 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { squash, squashedLength } from '../../src/scrape/main-content/text-lines';
+import { parsePage } from '../../src/scrape/html/parse-document';
+import { squash, squashedLength, textMeasures, visibleLength } from '../../src/scrape/main-content/text-lines';
+import { loadWcxb } from '../content/wcxb-corpus';
 
 describe('squashedLength', () => {
   it("counts the text as squash collapses it, with a regular expression's idea of whitespace", () => {
@@ -15,5 +18,20 @@ describe('squashedLength', () => {
     ];
     for (const text of texts) expect(squashedLength(text), JSON.stringify(text)).toBe(squash(text).length);
     expect(squashedLength(null)).toBe(0);
+  });
+});
+
+describe('textMeasures', () => {
+  it('measures every element of real pages as visibleLength does, and counts their links as querySelectorAll does', () => {
+    const pages = loadWcxb(path.join(__dirname, '../fixtures/wcxb'));
+    expect(pages.length).toBeGreaterThan(0);
+    for (const page of pages) {
+      const body = parsePage(page.html.toString('utf8')).body;
+      const measures = textMeasures(body);
+      for (const element of [body, ...body.querySelectorAll('*')]) {
+        expect(measures.length(element), `${page.id} <${element.localName}>`).toBe(visibleLength(element));
+        expect(measures.links(element), `${page.id} <${element.localName}>`).toBe(element.querySelectorAll('a').length);
+      }
+    }
   });
 });

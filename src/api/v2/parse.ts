@@ -72,6 +72,7 @@ async function parseAndStore(deps: ApiDeps, p: ParseJob): Promise<PageRow> {
   uploadProcessing ??= new ProcessingPool({
     threads: 1,
     budgetMs: deps.config.PROCESSING_TIMEOUT_MS,
+    heapMb: deps.config.PROCESSING_THREAD_HEAP_MB,
     maxLinks: deps.config.MAX_LINKS_PER_PAGE,
     onThreadError: (err) => deps.logger.warn({ err }, 'an upload processing thread failed outside a file and was replaced'),
   });

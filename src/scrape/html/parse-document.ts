@@ -1,5 +1,6 @@
 import { parseHTML } from 'linkedom';
 import { parse, type DefaultTreeAdapterMap, type TreeAdapter, type TreeAdapterTypeMap, html as parse5Html, type Token } from 'parse5';
+import { INSPECTED, INSPECTED_ATTRIBUTE } from './scan-page';
 
 /**
  * The page's DOM is linkedom's (fast, and Readability and turndown run on it unmodified), but
@@ -15,9 +16,40 @@ const { NS } = parse5Html;
 
 const UNSERIALISABLE_NAME = /["'<=]/;
 
-/** Builds one document; holds what the DOM has no place for (template contents, document mode). */
-function linkedomAdapter(): TreeAdapter<LinkedomMap> {
+/**
+/**
+ * Cleaning removes every `<svg>` (scan-page.ts), so of an SVG element only what the page scan
+ * reads before that is kept; the rest of its attributes (paths, fills, view boxes) and text
+ * would be a tenth of a page's nodes, built to be thrown away.
+ */
+function unreadSvg(node: ParentNode): boolean {
+  const element = node as Element;
+  return element.namespaceURI === NS.SVG && !INSPECTED.has(element.localName);
+}
+const unread = (element: Element, attrs: Token.Attribute[]): Token.Attribute[] => (unreadSvg(element) ? attrs.filter((attr) => attr.name === INSPECTED_ATTRIBUTE && !attr.prefix) : attrs);
+
+/**
+ * A page with more nodes than a processing thread may build: its DOM, and every stage's work
+ * over it, would outgrow the thread's heap (see parsePage).
+ */
+export class TooManyNodes extends Error {
+  constructor(readonly maxNodes: number) {
+    super(`its document has more than ${maxNodes} elements and text nodes, the most processed in full`);
+    this.name = 'TooManyNodes';
+  }
+}
+
+/**
+ * Builds one document; holds what the DOM has no place for (template contents, document mode).
+ * Throws TooManyNodes once it has created `maxNodes` nodes.
+ */
+function linkedomAdapter(maxNodes: number): TreeAdapter<LinkedomMap> {
   let document: Document;
+  let nodes = 0;
+  const counted = <T>(node: T): T => {
+    if (++nodes > maxNodes) throw new TooManyNodes(maxNodes);
+    return node;
+  };
   const templates = new WeakMap<Element, DocumentFragment>();
   let mode: DefaultTreeAdapterMap['document']['mode'] = parse5Html.DOCUMENT_MODE.NO_QUIRKS;
   const setAttributes = (element: Element, attrs: Token.Attribute[]): void => {
@@ -28,27 +60,39 @@ function linkedomAdapter(): TreeAdapter<LinkedomMap> {
       // converter lost the content between two such names).
       if (UNSERIALISABLE_NAME.test(name) || element.hasAttribute(name)) continue;
       try {
-        element.setAttribute(name, attr.value);
+        if (name === 'class') {
+          // As its own node: `setAttribute('class')` builds the class list twice and the node once
+          // more, and a page's elements are mostly classed.
+          const node = document.createAttribute(name);
+          node.value = attr.value;
+          element.setAttributeNode(node);
+        } else element.setAttribute(name, attr.value);
       } catch {
         // A name the DOM refuses: as above, nothing reads it.
       }
     }
   };
   const appendText = (parent: ParentNode, text: string, before: ChildNode | null): void => {
+    if (unreadSvg(parent)) return;
     const previous = before ? before.previousSibling : parent.lastChild;
     if (previous?.nodeType === 3) (previous as Text).data += text;
-    else parent.insertBefore(document.createTextNode(text), before);
+    else parent.insertBefore(counted(document.createTextNode(text)), before);
   };
   return {
     createDocument: () => (document = parseHTML('').document as unknown as Document),
     createDocumentFragment: () => document.createDocumentFragment(),
     createElement(tagName, namespaceURI, attrs) {
-      const element = namespaceURI === NS.HTML ? document.createElement(tagName) : document.createElementNS(namespaceURI, tagName);
-      setAttributes(element, attrs);
-      return element;
+      if (namespaceURI === NS.HTML) {
+        const element = document.createElement(tagName);
+        setAttributes(element, attrs);
+        return counted(element);
+      }
+      const element = document.createElementNS(namespaceURI, tagName);
+      setAttributes(element, unread(element, attrs));
+      return counted(element);
     },
-    createCommentNode: (data) => document.createComment(data),
-    createTextNode: (value) => document.createTextNode(value),
+    createCommentNode: (data) => counted(document.createComment(data)),
+    createTextNode: (value) => counted(document.createTextNode(value)),
     appendChild: (parent, node) => void parent.appendChild(node),
     insertBefore: (parent, node, reference) => void parent.insertBefore(node, reference),
     setTemplateContent: (template, content) => void templates.set(template, content),
@@ -95,7 +139,11 @@ function linkedomAdapter(): TreeAdapter<LinkedomMap> {
  * Parses an HTML page into a linkedom document, with the tree a browser would build. Parsed as
  * a browser without scripting does, so `<noscript>` content is markup: some sites (Discourse
  * forums, for one) serve their whole content there for clients that run no scripts.
+ *
+ * `maxNodes` bounds the tree before it is built: a thread that reaches its heap limit is not
+ * always ended on its own (V8 aborts the whole process when the limit is hit inside some runtime
+ * functions, as a page of a million elements did), so a page must never get near the limit.
  */
-export function parsePage(html: string): Document {
-  return parse(html, { treeAdapter: linkedomAdapter(), scriptingEnabled: false });
+export function parsePage(html: string, maxNodes = Number.POSITIVE_INFINITY): Document {
+  return parse(html, { treeAdapter: linkedomAdapter(maxNodes), scriptingEnabled: false });
 }

@@ -97,7 +97,11 @@ export function scanPage(document: Document): PageScan {
   return scan;
 }
 
-/** Records what metadata, links and cleaning need of one element. */
+/** The elements whose attributes or text `inspect` reads; of any other element, it reads only `itemtype`. */
+export const INSPECTED = new Set(['a', 'area', 'meta', 'link', 'base', 'title', 'script', 'noscript', 'img', 'source', 'video', 'audio']);
+export const INSPECTED_ATTRIBUTE = 'itemtype';
+
+/** Records what metadata, links and cleaning need of one element (see INSPECTED). */
 function inspect(element: Element, scan: PageScan, inRemoved: boolean): void {
   switch (element.localName) {
     case 'a':

@@ -1,4 +1,5 @@
 import { oneLineOnce, squash, visibleLength } from './text-lines';
+import { closestTag } from './closest-tag';
 
 /**
  * Sections whose title says they are about something other than the page's subject (a
@@ -19,7 +20,7 @@ function opensParent(element: Element): boolean {
 }
 
 /** In a list's item, a table's cell or a link: one entry ("Q&A time included in each class") or one way out, not a block's title. */
-const NOT_TITLE = 'li, dt, dd, td, th, a';
+const NOT_TITLE = new Set(['li', 'dt', 'dd', 'td', 'th', 'a']);
 
 /**
  * A line of its own: one line of text in a parent laid out in blocks. Asked before its text is
@@ -32,7 +33,7 @@ function ownLine(element: Element, lines: (element: Element) => boolean): boolea
 
 /** A line of its own that opens its block (a label ending in a colon is a field's, "Recommended:" over a game's requirements). */
 function titleLine(element: Element, text: string): boolean {
-  return text.length <= TITLE_LENGTH && !text.endsWith(':') && element.closest(NOT_TITLE) === null && opensParent(element);
+  return text.length <= TITLE_LENGTH && !text.endsWith(':') && closestTag(element, NOT_TITLE) === null && opensParent(element);
 }
 
 /**

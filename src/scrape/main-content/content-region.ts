@@ -2,6 +2,7 @@ import { dropAffiliateDisclosures } from './affiliate-disclosures';
 import { dropAnswerComments } from './answer-comments';
 import { dropAsideSections } from './aside-sections';
 import { dropAuthorBios, personDescriptions } from './author-bios';
+import { closestLink, closestTag } from './closest-tag';
 import { dropBeforeTitle } from './before-title';
 import { dropBorrowedLabels } from './borrowed-labels';
 import { dropDataFields } from './data-fields';
@@ -19,7 +20,7 @@ import { dropPickers, dropPolicyParagraphs, dropPurchaseLines } from './purchase
 import { dropQuotedPosts } from './quoted-posts';
 import { dropRepeatedBlocks, dropSaidSentences } from './repeated-blocks';
 import { dropSignInPrompts } from './sign-in-prompts';
-import { visibleLength } from './text-lines';
+import { textMeasures, visibleLength, type TextMeasures } from './text-lines';
 import { dropThreadFurniture } from './thread-furniture';
 import { dropTitleCopyLinks } from './title-copy-links';
 
@@ -58,9 +59,9 @@ const CHROME_LANDMARKS = [
  * standfirst), not the page's banner: HTML-AAM maps it to the banner landmark only when it is
  * scoped to the body.
  */
-const SECTIONING = 'article, aside, main, nav, section';
+const SECTIONING = new Set(['article', 'aside', 'main', 'nav', 'section']);
 function sectionHeader(element: Element): boolean {
-  return element.localName === 'header' && !element.hasAttribute('role') && element.parentElement?.closest(SECTIONING) != null;
+  return element.localName === 'header' && !element.hasAttribute('role') && closestTag(element.parentElement, SECTIONING) != null;
 }
 
 /**
@@ -70,9 +71,10 @@ function sectionHeader(element: Element): boolean {
  * name, is the post's author line; the rest is the poster's card. (One named as chrome is
  * not: XenForo's `message-signature`.)
  */
+const ARTICLE = new Set(['article']);
 function postAuthor(element: Element): Element | null {
   if (element.localName !== 'aside' || element.hasAttribute('role') || element.hasAttribute('aria-label') || element.hasAttribute('aria-labelledby')) return null;
-  if (element.parentElement?.closest('article') == null || chromeNamed(element)) return null;
+  if (closestTag(element.parentElement, ARTICLE) == null || chromeNamed(element)) return null;
   return element.querySelector('h1, h2, h3, h4, h5, h6');
 }
 
@@ -179,8 +181,22 @@ function blockWordToken(words: string): RegExp {
   return new RegExp(`^(?:[a-z0-9]+[-_])*(?:${words})(?:[-_][a-z0-9]+)*(?:(?:__|--).*)?$`, 'i');
 }
 
-/** Asides that belong to the text: admonitions and callouts of docs. */
-const NOTE = '[role="note"], [class*="admonition"], [class*="callout"], [class*="alert-"], aside[class*="note"], aside[class*="tip"], aside[class*="warning"]';
+/**
+ * Asides that belong to the text: admonitions and callouts of docs (`[role="note"],
+ * [class*="admonition"], [class*="callout"], [class*="alert-"], aside[class*="note"],
+ * aside[class*="tip"], aside[class*="warning"]`, tested without compiling that selector per element).
+ */
+function isNote(element: Element): boolean {
+  if (element.getAttribute('role') === 'note') return true;
+  const classes = element.getAttribute('class');
+  if (classes === null) return false;
+  return (
+    classes.includes('admonition') ||
+    classes.includes('callout') ||
+    classes.includes('alert-') ||
+    (element.localName === 'aside' && (classes.includes('note') || classes.includes('tip') || classes.includes('warning')))
+  );
+}
 
 /** A link drawn as a button ("Get started", "Book a consultation", "Download now"): an action, not content. */
 const BUTTON_CLASS = /^(?:[a-z0-9]+[-_])?(?:btn|button|cta)(?:(?:[-_]{1,2}|--)[a-z0-9-]+)?$/i;
@@ -194,9 +210,9 @@ function callToAction(link: Element): boolean {
 const DISCLOSURE = 'button[aria-controls], button[aria-expanded], [role="tab"]';
 
 /** The length of the link text under `element`, but for the links `notAWay` says lead nowhere else. */
-function linkTextLength(element: Element, notAWay?: (link: Element) => boolean): number {
+function linkTextLength(element: Element, measures: TextMeasures, notAWay?: (link: Element) => boolean): number {
   let n = 0;
-  for (const a of element.querySelectorAll('a')) if (!notAWay?.(a)) n += visibleLength(a);
+  for (const a of element.querySelectorAll('a')) if (!notAWay?.(a)) n += measures.length(a);
   return n;
 }
 
@@ -267,12 +283,21 @@ const COLLECTION_NOTICE = {
 
 /** Removes the blocks of the region that are cookie or data-collection notices, outermost first. */
 function dropConsentNotices(root: Element): void {
+  // A block's text holds the text of every block inside it: under one that says neither
+  // "cookie" nor "privacy", no block is a notice, and its text is not read again for each.
+  let silent: Element | null = null;
   for (const element of [...root.querySelectorAll('p, div, section, span')]) {
-    if (!root.contains(element)) continue;
+    if (!root.contains(element) || silent?.contains(element)) continue;
     const text = element.textContent ?? '';
+    const cookie = /cookie/i.test(text);
+    const privacy = /privacy/i.test(text);
+    if (!cookie && !privacy) {
+      silent = element;
+      continue;
+    }
     // The words first: measuring every wrapper that holds a footer's "Privacy" link costs more.
-    const cookies = /cookie/i.test(text) && COOKIE_NOTICE.site.test(text) && COOKIE_NOTICE.consent.test(text);
-    const collection = !cookies && /privacy/i.test(text) && COLLECTION_NOTICE.collects.test(text) && COLLECTION_NOTICE.policy.test(text);
+    const cookies = cookie && COOKIE_NOTICE.site.test(text) && COOKIE_NOTICE.consent.test(text);
+    const collection = !cookies && privacy && COLLECTION_NOTICE.collects.test(text) && COLLECTION_NOTICE.policy.test(text);
     if ((cookies || collection) && visibleLength(element) <= COOKIE_NOTICE.maxLength) element.remove();
   }
 }
@@ -352,7 +377,7 @@ function dropRepeatedLabels(root: Element, thread: boolean): void {
 
 /** Every copy is a link to one address. */
 function sameLink(elements: readonly Element[]): boolean {
-  const hrefs = new Set(elements.map((element) => element.closest('a[href]')?.getAttribute('href') ?? null));
+  const hrefs = new Set(elements.map((element) => closestLink(element)?.getAttribute('href') ?? null));
   return hrefs.size === 1 && !hrefs.has(null);
 }
 
@@ -373,18 +398,18 @@ function commonAncestor(elements: readonly Element[]): Element | null {
  * such children that link to one thing each (each list of a front page). Menus are same-shaped
  * too, but their entries are a word or two, or, in a mega menu, columns of many links.
  */
-function itemContainers(root: Element): Element[] {
+function itemContainers(root: Element, measures: TextMeasures): Element[] {
   const found: Element[] = [];
   let best: Element | null = null;
   let most = MIN_ITEMS - 1;
   for (const element of [root, ...root.querySelectorAll('*')]) {
     const counts = new Map<string, { all: number; cards: number }>();
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
-      if (visibleLength(child) < ITEM_TEXT) continue;
+      if (measures.length(child) < ITEM_TEXT) continue;
       const shape = `${child.localName}.${child.getAttribute('class') ?? ''}`;
       const count = counts.get(shape) ?? { all: 0, cards: 0 };
       count.all++;
-      if (child.querySelectorAll('a').length <= CARD_LINKS) count.cards++;
+      if (measures.links(child) <= CARD_LINKS) count.cards++;
       counts.set(shape, count);
     }
     for (const { all, cards } of counts.values()) {
@@ -408,7 +433,7 @@ const SCREEN_READER_ONLY = /^(?:sr-only|visually-hidden|screen-reader-text)$/i;
  */
 function linkLabel(element: Element, tokens: readonly string[]): boolean {
   if (tokens.some((token) => SCREEN_READER_ONLY.test(token))) return false;
-  const link = element.closest('a[href]');
+  const link = closestLink(element);
   if (!link || link === element) return false;
   const length = visibleLength(element);
   return length > 0 && length === visibleLength(link);
@@ -516,7 +541,7 @@ export interface RegionOptions {
 export function contentRegion(document: Document, options: RegionOptions, jsonLd: readonly unknown[] = []): Element {
   const total = visibleLength(document.body);
   const root = regionRoot(document, total);
-  const rootLength = visibleLength(root);
+  const rootLength = root === document.body ? total : visibleLength(root);
   const heading = root.querySelector('h1');
   const typeChrome = options.extraChrome ? blockWordToken(options.extraChrome) : null;
   // Still in the region: not inside something dropped before. (Not isConnected, which a
@@ -526,7 +551,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   // a note named like chrome (`alert-warning`) stays unless it is hidden (a notice shown only
   // in some state: "This topic has been deleted").
   const drop = (element: Element, hidden = false) => {
-    if ((!hidden && element.matches(NOTE)) || (heading && element.contains(heading))) return;
+    if ((!hidden && isNote(element)) || (heading && element.contains(heading))) return;
     if (visibleLength(element) < rootLength * 0.5) element.remove();
   };
   dropWritingBoxes(root);
@@ -589,13 +614,16 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   if (options.dataFields) dropDataFields(root);
   dropRepeatedLabels(root, options.posts === true);
   if (options.pruneLinkDense) {
-    const items = options.keepItems ? itemContainers(root) : [];
+    // Measured once: the loop below removes blocks in document order, so the subtree of each
+    // block it reaches is as it was here.
+    const measures = textMeasures(root);
+    const items = options.keepItems ? itemContainers(root, measures) : [];
     const holdsItems = (element: Element) => items.some((container) => container.contains(element) || element.contains(container));
     const notAWay = options.inPageLinks ? inPageLink(document) : options.posts ? postBylines() : undefined;
     for (const element of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
       if (!kept(element) || underHeading(element) || holdsItems(element)) continue;
-      const length = visibleLength(element);
-      if (length > 0 && linkTextLength(element, notAWay) / length > 0.6 && length < rootLength * 0.5) element.remove();
+      const length = measures.length(element);
+      if (length > 0 && linkTextLength(element, measures, notAWay) / length > 0.6 && length < rootLength * 0.5) element.remove();
     }
   }
   // After the link-dense pruning, which spares the largest run of cards: with the teasers gone

@@ -1,4 +1,5 @@
 import { dropLines } from './text-lines';
+import { closestTag } from './closest-tag';
 
 /**
  * Lines a page prints in place of something else: an ad slot's label, a spinner's "Loading...".
@@ -38,10 +39,12 @@ export function dropMediaCounters(root: Element): void {
  */
 const EMBED_CODE = /^<(?:iframe|embed|object)\b[^>]*>(?:\s*<\/(?:iframe|embed|object)>)?$/i;
 const EMBED_LENGTH = 1000;
+const PRE = new Set(['pre']);
+const CODE = new Set(['pre', 'code']);
 
 /** Removes, in place, the lines under `root` that are a player's embed code. */
 export function dropEmbedCodes(root: Element): void {
-  dropLines(root, EMBED_LENGTH, (text, element) => EMBED_CODE.test(text) && element.closest('pre') === null);
+  dropLines(root, EMBED_LENGTH, (text, element) => EMBED_CODE.test(text) && closestTag(element, PRE) === null);
 }
 
 /**
@@ -63,5 +66,5 @@ function scriptData(text: string): boolean {
 
 /** Removes, in place, the lines under `root` whose whole text is JSON data for scripts. */
 export function dropScriptData(root: Element): void {
-  dropLines(root, Infinity, (text, element) => scriptData(text) && element.closest('pre, code') === null);
+  dropLines(root, Infinity, (text, element) => scriptData(text) && closestTag(element, CODE) === null);
 }

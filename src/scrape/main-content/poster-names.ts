@@ -1,4 +1,5 @@
 import { visibleLength } from './text-lines';
+import { closestLink } from './closest-tag';
 
 /**
  * A poster's name in a thread: a link to their profile page, as forum and Q&A software builds it
@@ -13,7 +14,7 @@ const NAME_LENGTH = 40;
 /** Whether a line of a thread, `text`, is a poster's name: not a mention ("@joe"), which is part of what a poster says. */
 export function posterName(element: Element, text: string): boolean {
   if (text.length > NAME_LENGTH || text.startsWith('@')) return false;
-  const link = element.closest('a[href]');
+  const link = closestLink(element);
   if (link && PROFILE_LINK.test(link.getAttribute('href') ?? '')) return !(link.textContent ?? '').trim().startsWith('@');
   // The author's name itself, not the rest of the poster's card that some software marks as the author.
   const property = element.closest('[itemprop]');

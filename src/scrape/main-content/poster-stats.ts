@@ -1,4 +1,5 @@
 import { dropLines, oneLine } from './text-lines';
+import { closestTag } from './closest-tag';
 
 /**
  * What forum software prints beside every post about its poster and its standing: profile
@@ -18,12 +19,12 @@ const COUNTER = /^(?:#?\d[\d,.]*\s*[kKmM]?(?:\s+(?:posts?|replies|views|likes?|m
 const MAX_LENGTH = 60;
 
 /** Code holds numbers by nature, and so does a table cell that is one value. */
-const CODE = 'pre, code';
-const CELL = 'td, th';
+const CODE = new Set(['pre', 'code']);
+const CELL = new Set(['td', 'th']);
 
 function isStat(text: string, element: Element): boolean {
-  if (!(PROFILE_FIELD.test(text) || COUNTER.test(text) || TITLE.test(text)) || element.closest(CODE)) return false;
-  const cell = element.closest(CELL);
+  if (!(PROFILE_FIELD.test(text) || COUNTER.test(text) || TITLE.test(text)) || closestTag(element, CODE)) return false;
+  const cell = closestTag(element, CELL);
   return !cell || !oneLine(cell);
 }
 

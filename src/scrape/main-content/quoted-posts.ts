@@ -1,4 +1,5 @@
 import { squash } from './text-lines';
+import { closestTag } from './closest-tag';
 
 /**
  * A reply's quote of a post the thread already shows: forum software copies the quoted post
@@ -7,6 +8,8 @@ import { squash } from './text-lines';
  * show (an earlier page of the thread, another site) is the only copy and stays.
  */
 const QUOTE = 'blockquote';
+const QUOTES = new Set([QUOTE]);
+const CITE = new Set(['cite']);
 /** Shorter pieces ("Thanks!", a name) are said again by chance. */
 const MIN_LENGTH = 30;
 
@@ -19,7 +22,7 @@ function quotedPieces(quote: Element): string[] {
   const walker = quote.ownerDocument.createTreeWalker(quote, 4 /* NodeFilter.SHOW_TEXT */);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    if (!parent || parent.closest(QUOTE) !== quote || parent.closest('cite')) continue;
+    if (!parent || closestTag(parent, QUOTES) !== quote || closestTag(parent, CITE)) continue;
     const text = squash(node.textContent);
     if (text.length >= MIN_LENGTH) pieces.push(text);
   }
@@ -32,7 +35,7 @@ export function dropQuotedPosts(root: Element): void {
   for (const quote of [...unquoted.querySelectorAll(QUOTE)]) quote.remove();
   const said = squash(unquoted.textContent);
   for (const quote of [...root.querySelectorAll(QUOTE)]) {
-    if (quote.parentElement?.closest(QUOTE)) continue;
+    if (closestTag(quote.parentElement, QUOTES)) continue;
     const pieces = quotedPieces(quote);
     if (pieces.length > 0 && pieces.every((piece) => said.includes(piece))) quote.remove();
   }

@@ -1,4 +1,5 @@
-import { oneLineOnce, squash } from './text-lines';
+import { oneLineOnce, squash, textMeasures, visibleLength } from './text-lines';
+import { closestTag } from './closest-tag';
 
 /**
  * Sections whose text the content already said: a page ships some parts twice (a mobile and a
@@ -11,13 +12,14 @@ import { oneLineOnce, squash } from './text-lines';
 /** Elements that hold a block of text, as the text format breaks it into lines. */
 const BLOCK = new Set(['p', 'li', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'section', 'article', 'figcaption', 'summary', 'address', 'header', 'footer', 'ul', 'ol', 'dl', 'table', 'pre', 'blockquote']);
 /** Quotes repeat what a post said on purpose. */
-const QUOTE = 'blockquote';
+const QUOTE = new Set(['blockquote']);
 /** Shorter texts repeat by chance. */
 const MIN_LENGTH = 30;
 /** Twins (an element and its next sibling of the same kind with the same text) this long are one thing said twice. */
 const MIN_TWIN = 8;
 /** Table cells and code repeat values by nature. */
-const VALUES = 'td, th, pre, code';
+const VALUES = new Set(['td', 'th', 'pre', 'code']);
+const CODE = new Set(['pre', 'code']);
 
 /**
  * A class that shows or hides an element at some screen sizes only: Bootstrap's `d-md-none`,
@@ -62,7 +64,7 @@ const LONG_PARAGRAPH = 150;
 function dropRepeatedParagraphs(root: Element): void {
   const seen = new Map<string, Element>();
   for (const block of [...root.querySelectorAll(LEAF_BLOCKS)]) {
-    if (!root.contains(block) || block.closest(QUOTE)) continue;
+    if (!root.contains(block) || closestTag(block, QUOTE)) continue;
     const text = squash(block.textContent);
     if (text.length < LONG_PARAGRAPH) continue;
     const first = seen.get(text);
@@ -122,7 +124,7 @@ export function dropSaidSentences(root: Element): void {
   for (const element of [...root.querySelectorAll('*')]) {
     if (!root.contains(element) || !line(element) || (element.parentElement && element.parentElement !== root && line(element.parentElement))) continue;
     // The page's title names it once more by design, and quotes and code repeat on purpose.
-    if (element.localName === 'h1' || element.closest(QUOTE) || element.closest('pre, code')) continue;
+    if (element.localName === 'h1' || closestTag(element, QUOTE) || closestTag(element, CODE)) continue;
     const text = squash(element.textContent);
     // A field ("Video Card: 128 MB, OpenGL 3.0") repeats on purpose, under each variant.
     if (FIELD.test(text)) continue;
@@ -154,21 +156,34 @@ export function dropRepeatedBlocks(root: Element, paragraphs = false): void {
     const add = BLOCK.has(element.localName) ? 1 : (blocks.get(element) ?? 0);
     if (add) blocks.set(parent, (blocks.get(parent) ?? 0) + add);
   }
+  // Texts are compared only between elements of the same length, measured in one walk; an
+  // element whose subtree lost something since is measured again.
+  const measures = textMeasures(root);
+  const changed = new Set<Element>();
+  const remove = (element: Element) => {
+    for (let at = element.parentElement; at && !changed.has(at); at = at.parentElement) changed.add(at);
+    element.remove();
+  };
+  const lengthOf = (element: Element) => (changed.has(element) ? visibleLength(element) : measures.length(element));
+  // Blocks are removed in document order, so each one reached is as it was measured: a text
+  // whose length no other such element has cannot be said twice.
+  const lengths = new Map<number, number>();
+  for (const element of elements) if ((blocks.get(element) ?? 0) >= 2) lengths.set(measures.length(element), (lengths.get(measures.length(element)) ?? 0) + 1);
   const seen = new Map<string, Element>();
   for (const element of elements) {
-    if ((blocks.get(element) ?? 0) < 2 || !root.contains(element) || element.closest(QUOTE)) continue;
+    if ((blocks.get(element) ?? 0) < 2 || !root.contains(element) || closestTag(element, QUOTE)) continue;
+    if (lengthOf(element) < MIN_LENGTH || (!changed.has(element) && lengths.get(measures.length(element))! < 2)) continue;
     const text = squash(element.textContent);
-    if (text.length < MIN_LENGTH) continue;
     const first = seen.get(text);
     if (!first) seen.set(text, element);
     // A wrapper and its only block say the same once.
-    else if (!first.contains(element)) element.remove();
+    else if (!first.contains(element)) remove(element);
   }
   for (const element of elements) {
     const twin = element.previousElementSibling;
-    if (twin?.localName !== element.localName || !root.contains(element) || element.closest(VALUES) || element.closest(QUOTE)) continue;
-    const text = squash(element.textContent);
-    if (text.length >= MIN_TWIN && text === squash(twin.textContent)) element.remove();
+    if (twin?.localName !== element.localName || !root.contains(element) || closestTag(element, VALUES) || closestTag(element, QUOTE)) continue;
+    const length = lengthOf(element);
+    if (length >= MIN_TWIN && length === lengthOf(twin) && squash(element.textContent) === squash(twin.textContent)) remove(element);
   }
   dropScreenSizeCopies(root);
   if (paragraphs) dropRepeatedParagraphs(root);

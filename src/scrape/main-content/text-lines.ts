@@ -116,3 +116,76 @@ function dropLooseLines(element: Element, maxLength: number, matches: (text: str
   }
   if (run.length > 0) judge();
 }
+
+/** What `squashedLength` needs to know of a stretch of text to add its neighbours to it. */
+interface Stretch {
+  /** Characters that are not whitespace. */
+  solid: number;
+  /** Runs of whitespace between two of them: each counts as one space. */
+  gaps: number;
+  /** Whether it opens, and closes, with whitespace (both, when it has no other character). */
+  opens: boolean;
+  closes: boolean;
+}
+
+const NOTHING: Stretch = { solid: 0, gaps: 0, opens: false, closes: false };
+
+function stretchOf(text: string): Stretch {
+  let solid = 0;
+  let gaps = 0;
+  let pendingSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) pendingSpace = true;
+    else {
+      if (pendingSpace && solid > 0) gaps++;
+      pendingSpace = false;
+      solid++;
+    }
+  }
+  const opens = text.length > 0 && isSpace(text.charCodeAt(0));
+  return { solid, gaps, opens, closes: pendingSpace || (solid === 0 && opens) };
+}
+
+function join(a: Stretch, b: Stretch): Stretch {
+  if (a.solid === 0) return { solid: b.solid, gaps: b.gaps, opens: a.opens || b.opens, closes: b.closes || (b.solid === 0 && a.closes) };
+  if (b.solid === 0) return { solid: a.solid, gaps: a.gaps, opens: a.opens, closes: a.closes || b.opens };
+  return { solid: a.solid + b.solid, gaps: a.gaps + b.gaps + (a.closes || b.opens ? 1 : 0), opens: a.opens, closes: b.closes };
+}
+
+/** `visibleLength` of every element under a root, and how many links each holds, as the tree stood when measured. */
+export interface TextMeasures {
+  length(element: Element): number;
+  /** `element.querySelectorAll('a').length`. */
+  links(element: Element): number;
+}
+
+/**
+ * Measures every element under `root` (and `root`) in one walk, children before parents: a pass
+ * that asks each block's length (and each of its links') reads the text of a page once, where
+ * `visibleLength` per block reads it once per level of nesting. Exact for any element whose
+ * subtree has not changed since.
+ */
+export function textMeasures(root: Element): TextMeasures {
+  const lengths = new Map<Element, number>();
+  const links = new Map<Element, number>();
+  const walk = (element: Element): Stretch => {
+    let stretch = NOTHING;
+    let count = 0;
+    for (let node = element.firstChild; node; node = node.nextSibling) {
+      if (node.nodeType === 3 || node.nodeType === 4) stretch = join(stretch, stretchOf((node as Text).data));
+      else if (node.nodeType === 1) {
+        const child = node as Element;
+        stretch = join(stretch, walk(child));
+        count += links.get(child)! + (child.localName === 'a' ? 1 : 0);
+      }
+    }
+    lengths.set(element, stretch.solid + stretch.gaps);
+    links.set(element, count);
+    return stretch;
+  };
+  walk(root);
+  return {
+    length: (element) => lengths.get(element) ?? visibleLength(element),
+    links: (element) => links.get(element) ?? element.querySelectorAll('a').length,
+  };
+}

@@ -1,4 +1,5 @@
 import { dropLines } from './text-lines';
+import { closestTag } from './closest-tag';
 
 /**
  * What forum software prints around a thread's posts, not said by any poster: the thread's
@@ -39,12 +40,12 @@ const FURNITURE = new RegExp(
   'i',
 );
 /** Code is the poster's, whatever it says. */
-const CODE = 'pre, code';
+const CODE = new Set(['pre', 'code']);
 /** Longer lines are sentences. */
 const MAX_LENGTH = 80;
 
 /** Removes, in place, the thread's furniture lines under `root`. */
 export function dropThreadFurniture(root: Element): void {
   // Inside code, "[/quote]" or "Select all" is what the poster wrote.
-  dropLines(root, MAX_LENGTH, (text, element) => FURNITURE.test(text) && !element.closest(CODE));
+  dropLines(root, MAX_LENGTH, (text, element) => FURNITURE.test(text) && !closestTag(element, CODE));
 }

@@ -1,4 +1,5 @@
 import { oneLine, squash, visibleLengthOnce, wholeLine } from './text-lines';
+import { closestTag } from './closest-tag';
 
 /**
  * A card's overlay link: stretched over a product or story card so all of it is clickable, it
@@ -9,6 +10,7 @@ import { oneLine, squash, visibleLengthOnce, wholeLine } from './text-lines';
 
 /** A title, not a short control label ("More", "Shop"). */
 const MIN_TITLE = 15;
+const LINK = new Set(['a']);
 /** A block this short around the link is its card; a longer one is a section of cards. */
 const CARD = 400;
 
@@ -23,7 +25,7 @@ export function dropTitleCopyLinks(root: Element): void {
     if (!card) continue;
     const label = squash(link.textContent);
     const lines = [...card.querySelectorAll('*')]
-      .filter((other) => !link.contains(other) && !other.contains(link) && other.closest('a') === null && oneLine(other))
+      .filter((other) => !link.contains(other) && !other.contains(link) && closestTag(other, LINK) === null && oneLine(other))
       .map((line) => squash(line.textContent));
     if (lines.some((title) => saysAgain(label, title, lines))) link.remove();
   }

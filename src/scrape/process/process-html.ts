@@ -35,7 +35,7 @@ export function processHtml(rawHtml: string, pageUrl: string, options: ProcessOp
       return fallback();
     }
   };
-  const document = parsePage(rawHtml);
+  const document = parsePage(rawHtml, options.maxNodes);
   const scan = scanPage(document);
   const base = baseUrlOf(scan.baseHref, pageUrl);
   const metadata = stage<HtmlMetadata>('metadata', () => extractMetadata(document, scan, base), () => ({}));
@@ -49,7 +49,7 @@ export function processHtml(rawHtml: string, pageUrl: string, options: ProcessOp
   const cleanedAt = performance.now();
   // The same steps again, for main-content extractors after the first (the first prunes `document`).
   const prepareAgain = (): Document => {
-    const copy = parsePage(rawHtml);
+    const copy = parsePage(rawHtml, options.maxNodes);
     try {
       cleanPage(copy, scanPage(copy), base, options);
     } catch {

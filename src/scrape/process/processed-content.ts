@@ -27,4 +27,6 @@ export interface ProcessOptions {
   removeBase64Images: boolean;
   /** Most links kept of a page (MAX_LINKS_PER_PAGE); the rest are counted. Absent: every link. */
   maxLinks?: number | undefined;
+  /** Most elements and text nodes an HTML page's DOM may have (TooManyNodes past it). Absent: no bound. */
+  maxNodes?: number | undefined;
 }
