@@ -16,7 +16,7 @@ import { PrefetchedPages, type Prefetch } from './prefetched-pages';
 
 /**
  * How long a stopping API lets the scrapes its worker runs finish. Past it they are cancelled,
- * and their workflow tasks run again in a worker process (after the 4 s workflow task timeout).
+ * and their workflow tasks run again in a worker process (after the 10 s workflow task timeout).
  */
 const SHUTDOWN_GRACE = '10s';
 

@@ -125,9 +125,12 @@ export async function runScrape(deps: ApiDeps, ticket: AdmissionTicket, r: Scrap
       workflowId,
       priority,
       workflowExecutionTimeout: singlePageBudgetMs(options.timeout) * 3 + 60_000 + llmMs,
-      // The page fetch is a local activity inside a workflow task, which learns of a cancel (its
-      // client gave up) only when the task heartbeats, at 80% of this timeout (10 s by default).
-      workflowTaskTimeout: '4s',
+      // The page fetch is a local activity inside a workflow task, which heartbeats at 80% of this
+      // timeout; only then does it learn of a cancel (its client gave up). Under load a page waits
+      // its turn for a processing thread inside that task: at 4 s, heartbeats of a saturated
+      // machine came back after the task had timed out, each timeout ran the task again elsewhere,
+      // and at 128 clients 663 such timeouts cut served/s from 31 to 10 (`npm run bench overload`).
+      workflowTaskTimeout: '10s',
       args: [{ task, browserQueue: deps.config.taskQueues.browser }],
     });
     const run = here && eagerly ? workflowPageUnlessHere(deps, jobId, here, answered.signal) : workflowPage(deps, jobId);

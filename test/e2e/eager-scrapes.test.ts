@@ -171,7 +171,7 @@ describe('scrapes the API starts', () => {
     process.kill(killedPid, 'SIGKILL');
     expect(await request).toBeInstanceOf(Error); // the client lost its connection with the API
 
-    // The workflow task the dead API held times out (its 4 s timeout) and a worker process runs it again.
+    // The workflow task the dead API held times out (its 10 s timeout) and a worker process runs it again.
     await expect.poll(async () => (await db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, jobId!)))[0]?.status, { timeout: 30_000, interval: 250 }).toBe('completed');
     const charges = await db.select({ amount: ledger.amount }).from(ledger).where(eq(ledger.idempotencyKey, `scrape:${jobId}`));
     expect(charges).toEqual([{ amount: -1 }]);
