@@ -58,7 +58,8 @@ export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed
   const notify = (event: 'started' | 'completed' | 'failed' | 'cancelled') => hooks.notifyAgentWebhook({ jobId, event }).catch(() => undefined);
 
   /** Scrapes one page (and fills the schema from it with the json format); a failure is recorded, not thrown. */
-  async function readPage(target: Target): Promise<void> {
+  /** Scrapes one page and keeps it in `pageIds`; its id, undefined when it failed (recorded in `failures`). */
+  async function readPage(target: Target): Promise<string | undefined> {
     const stepSeq = ++seq;
     const startedAt = new Date().toISOString();
     const task: PageTask = {
@@ -80,11 +81,13 @@ export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed
       pageIds.push(stored.pageId);
       spent += stored.credits;
       await record(`page:${target.urlKey}`, { seq: stepSeq, tool: 'scrape', parameters, result: { pageId: stored.pageId, statusCode: stored.statusCode, credits: stored.credits }, startedAt });
+      return stored.pageId;
     } catch (err) {
       if (isCancellation(err)) throw err;
       const failure = describeFailure(err);
       failures.push({ code: failure.code, message: `${target.url}: ${failure.message}` });
       await record(`page:${target.urlKey}`, { seq: stepSeq, tool: 'scrape', parameters, result: { error: failure }, startedAt });
+      return undefined;
     }
   }
 
@@ -92,7 +95,11 @@ export async function agentWorkflow(input: AgentRunInput): Promise<{ creditsUsed
   async function readWithin(targets: readonly Target[]): Promise<Stop | undefined> {
     const pageCost = stepCeiling('scrape', jsonFormat);
     const affordable = input.maxCredits === undefined ? targets.length : Math.max(0, Math.floor((input.maxCredits - spent) / pageCost));
-    await Promise.all(targets.slice(0, affordable).map(readPage));
+    const before = pageIds.length;
+    const read = await Promise.all(targets.slice(0, affordable).map(readPage));
+    // In the targets' order (the request's, or the search's rank), not the order they finished
+    // in: where pages disagree on a field, the merge keeps the first page's value.
+    pageIds.splice(before, pageIds.length - before, ...read.filter((id): id is string => id !== undefined));
     return affordable < targets.length ? ceiling(`reading ${targets[affordable]!.url}`, pageCost) : undefined;
   }
 

@@ -130,8 +130,10 @@ describe('/v2/agent through firecrawl-js 4.42, no LLM', () => {
   });
 
   it('without URLs, finds the page through search (the local index) and fills the schema from it', async () => {
-    // The local index holds what was scraped: the kettle page is read once first.
+    // The local index holds what was scraped: the kettle page is read once first, and is
+    // searchable once the indexer's next pass has run (docs/operations.md, Search indexing).
     await sdk().scrape(at('/kettle'), { formats: ['markdown'] });
+    await expect.poll(async () => (await sdk().search(`${WORD} copper kettle`, { limit: 5 })).web?.map((r) => ('url' in r ? r.url : undefined)), { timeout: 30_000, interval: 500 }).toContain(at('/kettle'));
     const done = await sdk().agent({ prompt: `${WORD} copper kettle`, schema: PRODUCT_SCHEMA, pollInterval: 1, timeout: 90 });
     expect(done.status, done.error).toBe('completed');
     expect(done.data).toMatchObject({ sku: 'CK-4411', price: 64.5, brand: 'Harrow & Vale' });
