@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { signWebhook } from '../crawl/webhooks/sign-webhook';
+import { webhookOption, type WebhookTarget } from '../crawl/webhooks/webhook-option';
 import type { Db } from '../db/client';
 import { jobs, teams } from '../db/schema';
 import { AppError } from '../errors';
@@ -11,29 +11,13 @@ import type { AgentResult } from './agent-store';
 export const AGENT_WEBHOOK_EVENTS = ['started', 'completed', 'failed', 'cancelled'] as const;
 export type AgentWebhookEvent = (typeof AGENT_WEBHOOK_EVENTS)[number];
 
-export const agentWebhookSchema = z
-  .union([
-    z.url({ protocol: /^https?$/ }),
-    z.strictObject({
-      url: z.url({ protocol: /^https?$/ }),
-      headers: z.record(z.string(), z.string()).optional(),
-      metadata: z.record(z.string(), z.string()).optional(),
-      events: z.array(z.enum(AGENT_WEBHOOK_EVENTS)).min(1).optional(),
-    }),
-  ])
-  .describe('Where to POST the run’s events (`agent.started`, `agent.completed`, `agent.failed`, `agent.cancelled`): a URL, or {url, headers?, metadata?, events?}. Signed with X-Webhook-Signature.');
-
-export interface AgentWebhook {
-  url: string;
-  headers: Record<string, string>;
-  metadata: Record<string, string>;
-  events: AgentWebhookEvent[];
-}
-
-export function agentWebhookOf(input: z.infer<typeof agentWebhookSchema>): AgentWebhook {
-  if (typeof input === 'string') return { url: input, headers: {}, metadata: {}, events: [...AGENT_WEBHOOK_EVENTS] };
-  return { url: input.url, headers: input.headers ?? {}, metadata: input.metadata ?? {}, events: input.events ?? [...AGENT_WEBHOOK_EVENTS] };
-}
+const agentWebhook = webhookOption(
+  AGENT_WEBHOOK_EVENTS,
+  'Where to POST the run’s events (`agent.started`, `agent.completed`, `agent.failed`, `agent.cancelled`): a URL, or {url, headers?, metadata?, events?}. Signed with X-Webhook-Signature.',
+);
+export const agentWebhookSchema = agentWebhook.schema;
+export type AgentWebhook = WebhookTarget<AgentWebhookEvent>;
+export const agentWebhookOf = agentWebhook.normalise;
 
 const ATTEMPT_TIMEOUT_MS = 10_000;
 

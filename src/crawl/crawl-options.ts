@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { V2OutputSpec } from '../firecrawl/v2/scrape-options';
+import { webhookOption, type WebhookTarget as WebhookTargetOf } from './webhooks/webhook-option';
 import { clientTags, refineScrapeOptions, scrapeOptionsShape, scrapeOptionsSchema } from '../scrape/scrape-options';
 
 export const WEBHOOK_EVENTS = ['started', 'page', 'completed', 'failed'] as const;
@@ -22,30 +23,14 @@ export const regexList = z
   )
   .max(100);
 
-export const webhookSchema = z
-  .union([
-    z.url({ protocol: /^https?$/ }),
-    z.strictObject({
-      url: z.url({ protocol: /^https?$/ }),
-      headers: z.record(z.string(), z.string()).optional(),
-      metadata: z.record(z.string(), z.unknown()).optional(),
-      events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).optional(),
-    }),
-  ])
-  .describe('Where to POST crawl events: a URL, or {url, headers?, metadata?, events?}. Signed with X-Webhook-Signature.');
+const crawlWebhook = webhookOption(WEBHOOK_EVENTS, 'Where to POST crawl events: a URL, or {url, headers?, metadata?, events?}. Signed with X-Webhook-Signature.');
+export const webhookSchema = crawlWebhook.schema;
 
-/** A webhook in one shape, whichever the caller used. */
-export interface WebhookTarget {
-  url: string;
-  headers: Record<string, string>;
-  metadata: Record<string, unknown>;
-  events: (typeof WEBHOOK_EVENTS)[number][];
-}
+/** A crawl's or batch's webhook in one shape, whichever the caller used. */
+export type WebhookTarget = WebhookTargetOf<(typeof WEBHOOK_EVENTS)[number]>;
 
 function normaliseWebhook(w: z.infer<typeof webhookSchema> | undefined): WebhookTarget | undefined {
-  if (w === undefined) return undefined;
-  if (typeof w === 'string') return { url: w, headers: {}, metadata: {}, events: [...WEBHOOK_EVENTS] };
-  return { url: w.url, headers: w.headers ?? {}, metadata: w.metadata ?? {}, events: w.events ?? [...WEBHOOK_EVENTS] };
+  return w === undefined ? undefined : crawlWebhook.normalise(w);
 }
 
 export const crawlRequestSchema = z
