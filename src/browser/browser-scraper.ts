@@ -124,6 +124,23 @@ async function renderedHtml(page: Page, maxBytes: number): Promise<Buffer> {
   return body;
 }
 
+/**
+ * A response Chromium did not render as HTML (JSON, plain text, a PDF), refused with
+ * SCRAPE_TOO_LARGE past `maxBytes` before its body crosses to this process: by its declared
+ * length, then by what Chromium received (the body is only read when both are within the limit).
+ * Chromium decodes a compressed body, so what it hands over is measured once more.
+ */
+async function responseBody(response: Response, maxBytes: number): Promise<Buffer> {
+  const tooLarge = (size: number) => new AppError('SCRAPE_TOO_LARGE', `${response.url()} is ${size} bytes, over the ${maxBytes}-byte limit`);
+  const declared = Number(await response.headerValue('content-length'));
+  if (declared > maxBytes) throw tooLarge(declared);
+  const { responseBodySize } = await response.request().sizes();
+  if (responseBodySize > maxBytes) throw tooLarge(responseBodySize);
+  const body = await response.body();
+  if (body.byteLength > maxBytes) throw tooLarge(body.byteLength);
+  return body;
+}
+
 function joinWarnings(...warnings: (string | undefined)[]): string | undefined {
   const present = warnings.filter(Boolean);
   return present.length > 0 ? present.join(' ') : undefined;
@@ -158,7 +175,7 @@ export class BrowserScraper {
 
       const contentType = response?.headers()['content-type'] ?? 'text/html';
       const isHtml = /html/i.test(contentType);
-      const body = isHtml ? await renderedHtml(page, this.config.maxBytes) : ((await response?.body()) ?? Buffer.alloc(0));
+      const body = isHtml ? await renderedHtml(page, this.config.maxBytes) : response ? await responseBody(response, this.config.maxBytes) : Buffer.alloc(0);
       const finalUrl = page.url();
       const content = await this.config.process(body, isHtml ? 'text/html; charset=utf-8' : contentType, finalUrl, options, {
         deadline,

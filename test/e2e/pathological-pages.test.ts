@@ -20,6 +20,8 @@ const ANSWER_MARGIN_MS = 4_000;
 const IDLE_SHARE = 0.3;
 /** How long /late-links keeps the client waiting before it answers. */
 const LATE_MS = 4_300;
+/** Size of /big-text, over the default MAX_PAGE_BYTES of 10 MB. */
+const BIG_TEXT_MB = 12;
 
 let site: FixtureServer;
 let stack: Stack;
@@ -44,6 +46,13 @@ beforeAll(async () => {
       ...Object.fromEntries(Object.entries(pages).map(([p, body]): [string, FixtureHandler] => [p, (_req, res) => html(res, body)])),
       // Most of the timeout goes on waiting for the page, too little is left to process it.
       '/late-links': (_req, res) => void setTimeout(() => html(res, pages['/links']), LATE_MS),
+      // Plain text past MAX_PAGE_BYTES, chunked: no length is declared before the body.
+      '/big-text': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+        const line = `${'z'.repeat(1023)}\n`.repeat(1024);
+        for (let mb = 0; mb < BIG_TEXT_MB; mb++) res.write(line);
+        res.end();
+      },
     },
     inject('siteHosts')[0]!,
   );
@@ -192,6 +201,19 @@ describe('a page whose script grows it past MAX_PAGE_BYTES, rendered in Chromium
     const next = await api('/v1/scrape', { body: { url: `${site.url}/plain`, formats: ['markdown'], engine: 'browser', timeout: 60_000 }, baseUrl: stack.apiUrl });
     expect(next.status).toBe(200);
     expect(next.body.data.markdown).toBe('# Plain\n\nAn ordinary page.');
+    expect(stack.worker.child.pid).toBe(before);
+    expect(stack.worker.child.exitCode).toBeNull();
+  });
+});
+
+describe('a plain-text response past MAX_PAGE_BYTES, opened in Chromium', () => {
+  it('is refused as too large before its body is read; the worker goes on', async () => {
+    const before = stack.worker.child.pid;
+    const { status, body } = await api('/v1/scrape', { body: { url: `${site.url}/big-text`, formats: ['markdown'], engine: 'browser', timeout: 60_000 }, baseUrl: stack.apiUrl });
+    expect(status).toBe(502);
+    // As received: the body and its chunks' framing.
+    expect(body).toEqual({ success: false, code: 'SCRAPE_TOO_LARGE', error: expect.stringMatching(new RegExp(`^${site.url}/big-text is \\d+ bytes, over the 10485760-byte limit$`)) });
+    expect(Number(/ is (\d+) bytes/.exec(body.error)![1])).toBeGreaterThanOrEqual(BIG_TEXT_MB * 1024 * 1024);
     expect(stack.worker.child.pid).toBe(before);
     expect(stack.worker.child.exitCode).toBeNull();
   });
