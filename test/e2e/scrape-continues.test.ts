@@ -41,9 +41,9 @@ describe('a scrape slower than its timeout continues', () => {
   it('answers /v2/scrape 408 processing_continues with Retry-After at the timeout, then the same request gets the document', async () => {
     const team = await createTeamWithKey(db(), `continues-v2-${process.pid}`, 10);
     const body = { url: `${site.url}/slow-v2`, formats: ['markdown'], timeout: TIMEOUT_MS };
-    const started = Date.now();
     const first = await api('/v2/scrape', { key: team.key, body });
-    expect(Date.now() - started).toBeLessThan(SLOW_MS);
+    // Answered before the page was stored (stored, it would be a 200): a wall-time bound here
+    // failed on a loaded machine whose answer at the 2 s timeout took past the page's 4 s.
     expect(first.status).toBe(408);
     expect(first.body).toEqual({
       success: false,
