@@ -17,7 +17,6 @@ const { NS } = parse5Html;
 const UNSERIALISABLE_NAME = /["'<=]/;
 
 /**
-/**
  * Cleaning removes every `<svg>` (scan-page.ts), so of an SVG element only what the page scan
  * reads before that is kept; the rest of its attributes (paths, fills, view boxes) and text
  * would be a tenth of a page's nodes, built to be thrown away.
@@ -82,13 +81,9 @@ function linkedomAdapter(maxNodes: number): TreeAdapter<LinkedomMap> {
     createDocument: () => (document = parseHTML('').document as unknown as Document),
     createDocumentFragment: () => document.createDocumentFragment(),
     createElement(tagName, namespaceURI, attrs) {
-      if (namespaceURI === NS.HTML) {
-        const element = document.createElement(tagName);
-        setAttributes(element, attrs);
-        return counted(element);
-      }
-      const element = document.createElementNS(namespaceURI, tagName);
-      setAttributes(element, unread(element, attrs));
+      const html = namespaceURI === NS.HTML;
+      const element = html ? document.createElement(tagName) : document.createElementNS(namespaceURI, tagName);
+      setAttributes(element, html ? attrs : unread(element, attrs));
       return counted(element);
     },
     createCommentNode: (data) => counted(document.createComment(data)),
