@@ -1,6 +1,7 @@
 import { absoluteHttpUrl } from './base-url';
 import { adoptLazySource } from './lazy-images';
 import type { PageScan } from './scan-page';
+import { selectAll } from './css-selectors';
 
 export interface CleanOptions {
   /** CSS selectors of elements to drop. */
@@ -65,7 +66,7 @@ function settleNoscripts(body: HTMLElement | null, noscripts: readonly Element[]
 
 /** The matches of `selectors` that are not inside another match, in document order. */
 function outermost(document: Document, selectors: string[]): Element[] {
-  const matches = [...document.querySelectorAll(selectors.join(','))];
+  const matches = selectAll(document, selectors.join(','));
   const matched = new Set(matches);
   return matches.filter((element) => {
     for (let parent = element.parentElement; parent; parent = parent.parentElement) if (matched.has(parent)) return false;
@@ -82,7 +83,7 @@ export function cleanPage(document: Document, scan: PageScan, base: string, opti
   for (const node of scan.removable) node.parentNode?.removeChild(node);
   for (const element of scan.tooDeep) if (element.isConnected) element.textContent = element.textContent;
   settleNoscripts(document.body, scan.noscripts);
-  if (options.excludeTags?.length) for (const element of document.querySelectorAll(options.excludeTags.join(','))) element.remove();
+  if (options.excludeTags?.length) for (const element of selectAll(document, options.excludeTags.join(','))) element.remove();
   for (const element of scan.media) rewriteMedia(element, base, options.removeBase64Images);
   for (const anchor of scan.anchors) if (anchor.localName === 'a') rewriteAnchor(anchor, base);
   return document.body;

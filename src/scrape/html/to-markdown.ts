@@ -2,6 +2,7 @@ import { CodeBlockStyle, convert, HeadingStyle, HighlightStyle, type ConversionO
 import { markdownFence } from '../markdown-fence';
 import { gfmTable } from './gfm-table';
 import { escapeMarkdown } from './markdown-escape';
+import { selectOne } from './css-selectors';
 
 /**
  * Markdown is written by a native converter (html-to-markdown, Rust) from HTML that this module
@@ -58,7 +59,7 @@ const BLOCK_SELECTOR = BLOCK.join(',');
 const BLOCK_NAMES = new Set(BLOCK.map((name) => name.toUpperCase()));
 
 const HEADING = /^H[1-6]$/;
-const isBlockLink = (element: Element): boolean => element.nodeName === 'A' && element.firstElementChild !== null && element.querySelector(BLOCK_SELECTOR) !== null;
+const isBlockLink = (element: Element): boolean => element.nodeName === 'A' && element.firstElementChild !== null && selectOne(element, BLOCK_SELECTOR) !== null;
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;

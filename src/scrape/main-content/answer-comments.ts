@@ -1,3 +1,4 @@
+import { closest, selectAll } from '../html/css-selectors';
 /**
  * The comments under a question or an answer on a Q&A page: schema.org's `Question` and
  * `Answer` take a `comment` (a `Comment`) for the short remarks readers leave on them ("Did you
@@ -10,8 +11,8 @@ const POST = /schema\.org\/(?:Question|Answer)$/;
 
 /** Removes, in place, the comments under `root` that belong to a question or an answer. */
 export function dropAnswerComments(root: Element): void {
-  for (const comment of [...root.querySelectorAll(COMMENT)]) {
-    const owner = comment.parentElement?.closest('[itemscope]');
+  for (const comment of selectAll(root, COMMENT)) {
+    const owner = closest(comment.parentElement, '[itemscope]');
     if (owner && POST.test(owner.getAttribute('itemtype') ?? '')) comment.remove();
   }
 }

@@ -1,5 +1,6 @@
 import { oneLineOnce, squash, visibleLength } from './text-lines';
 import { closestTag } from './closest-tag';
+import { matches, selectAll, selectOne } from '../html/css-selectors';
 
 /**
  * Sections whose title says they are about something other than the page's subject (a
@@ -50,7 +51,7 @@ function titledSection(title: Element, root: Element, limit: number): Element[] 
   const higher = Array.from({ length: Number(title.localName.slice(1)) }, (_, i) => `h${i + 1}`).join(',');
   const parts: Element[] = [section];
   for (let next = section.nextElementSibling; next; next = next.nextElementSibling) {
-    if (next.matches(higher) || next.querySelector(higher)) break;
+    if (matches(next, higher) || selectOne(next, higher)) break;
     length += visibleLength(next);
     if (length >= limit) break;
     parts.push(next);
@@ -61,7 +62,7 @@ function titledSection(title: Element, root: Element, limit: number): Element[] 
 /** Removes, in place, the sections under `root` that a heading or a title line `titles` picks opens, each under `limit` characters. */
 export function dropAsideSections(root: Element, titles: RegExp, limit: number): void {
   const lines = oneLineOnce();
-  for (const element of [...root.querySelectorAll('*')]) {
+  for (const element of selectAll(root, '*')) {
     if (!root.contains(element)) continue;
     const heading = HEADING.test(element.localName);
     if (!heading && !ownLine(element, lines)) continue;

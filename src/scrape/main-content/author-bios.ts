@@ -1,5 +1,6 @@
 import { jsonLdNodes } from './schema-types';
 import { squash, visibleLength } from './text-lines';
+import { selectAll, selectOne } from '../html/css-selectors';
 
 /**
  * The author's bio box under a post ("Jean-Luc started CNX Software in 2010..."): the same under
@@ -51,11 +52,11 @@ function innermostHolding(root: Element, key: string): Element | null {
  */
 export function dropAuthorBios(root: Element, descriptions: readonly string[]): void {
   const rootLength = visibleLength(root);
-  const title = root.querySelector('h1');
+  const title = selectOne(root, 'h1');
   const drop = (box: Element) => {
     if (box !== root && !(title && box.contains(title)) && visibleLength(box) < rootLength * 0.5) box.remove();
   };
-  for (const person of [...root.querySelectorAll('[itemtype]')]) {
+  for (const person of selectAll(root, '[itemtype]')) {
     if (root.contains(person) && PERSON_ITEM.test((person.getAttribute('itemtype') ?? '').trim()) && visibleLength(person) >= BIO_LENGTH) drop(person);
   }
   for (const description of descriptions) {

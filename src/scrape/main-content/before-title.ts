@@ -1,4 +1,5 @@
 import { visibleLength } from './text-lines';
+import { selectAll } from '../html/css-selectors';
 
 /**
  * What a product page prints above the product's name: breadcrumbs, a promotion, a region
@@ -14,7 +15,7 @@ const PROSE = 150;
 
 /** Removes, in place, what comes before the region's first non-empty `<h1>`, when it is little and holds no prose. */
 export function dropBeforeTitle(root: Element): void {
-  const title = [...root.querySelectorAll('h1')].find((h1) => visibleLength(h1) > 0);
+  const title = selectAll(root, 'h1').find((h1) => visibleLength(h1) > 0);
   if (!title) return;
   const before: Element[] = [];
   let length = 0;
@@ -25,7 +26,7 @@ export function dropBeforeTitle(root: Element): void {
     }
   }
   if (length === 0 || length > visibleLength(root) * MAX_SHARE) return;
-  const prose = (element: Element) => [element, ...element.querySelectorAll('p')].some((p) => p.localName === 'p' && visibleLength(p) >= PROSE);
+  const prose = (element: Element) => [element, ...selectAll(element, 'p')].some((p) => p.localName === 'p' && visibleLength(p) >= PROSE);
   if (before.some(prose)) return;
   for (const element of before) element.remove();
 }

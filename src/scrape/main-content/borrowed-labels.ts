@@ -1,4 +1,5 @@
 import { squash } from './text-lines';
+import { selectAll } from '../html/css-selectors';
 
 /**
  * A link that takes its name from another element (`aria-labelledby`) and prints the same words:
@@ -11,12 +12,12 @@ const MAX_NAMES = 4;
 
 /** Removes, in place, the links under `root` whose words are those of the elements that name them. */
 export function dropBorrowedLabels(root: Element): void {
-  const links = [...root.querySelectorAll('a[aria-labelledby]')];
+  const links = selectAll(root, 'a[aria-labelledby]');
   if (links.length === 0) return;
   // One pass over the ids (a lookup per link would walk the document each time); the first
   // element with an id is the one it names, as for getElementById.
   const byId = new Map<string, Element>();
-  for (const element of root.querySelectorAll('[id]')) {
+  for (const element of selectAll(root, '[id]')) {
     const id = element.getAttribute('id')!;
     if (!byId.has(id)) byId.set(id, element);
   }

@@ -23,6 +23,7 @@ import { dropSignInPrompts } from './sign-in-prompts';
 import { textMeasures, visibleLength, type TextMeasures } from './text-lines';
 import { dropThreadFurniture } from './thread-furniture';
 import { dropTitleCopyLinks } from './title-copy-links';
+import { closest, selectAll, selectOne } from '../html/css-selectors';
 
 /**
  * The page's content region: the main landmark when there is one, with page chrome pruned
@@ -75,7 +76,7 @@ const ARTICLE = new Set(['article']);
 function postAuthor(element: Element): Element | null {
   if (element.localName !== 'aside' || element.hasAttribute('role') || element.hasAttribute('aria-label') || element.hasAttribute('aria-labelledby')) return null;
   if (closestTag(element.parentElement, ARTICLE) == null || chromeNamed(element)) return null;
-  return element.querySelector('h1, h2, h3, h4, h5, h6');
+  return selectOne(element, 'h1, h2, h3, h4, h5, h6');
 }
 
 /**
@@ -142,7 +143,7 @@ function gatedContent(element: Element, rootLength: () => number): boolean {
 /** Ids of the elements that a control under `root` opens (`aria-controls`). */
 function openedByControls(root: Element): Set<string> {
   const ids = new Set<string>();
-  for (const control of root.querySelectorAll('[aria-controls]')) for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) ids.add(id);
+  for (const control of selectAll(root, '[aria-controls]')) for (const id of (control.getAttribute('aria-controls') ?? '').split(/\s+/)) if (id) ids.add(id);
   return ids;
 }
 
@@ -212,7 +213,7 @@ const DISCLOSURE = 'button[aria-controls], button[aria-expanded], [role="tab"]';
 /** The length of the link text under `element`, but for the links `notAWay` says lead nowhere else. */
 function linkTextLength(element: Element, measures: TextMeasures, notAWay?: (link: Element) => boolean): number {
   let n = 0;
-  for (const a of element.querySelectorAll('a')) if (!notAWay?.(a)) n += measures.length(a);
+  for (const a of selectAll(element, 'a')) if (!notAWay?.(a)) n += measures.length(a);
   return n;
 }
 
@@ -222,7 +223,7 @@ function linkTextLength(element: Element, measures: TextMeasures, notAWay?: (lin
  */
 function inPageLink(document: Document): (link: Element) => boolean {
   const ids = new Set<string>();
-  for (const element of document.querySelectorAll('[id]')) ids.add(element.getAttribute('id')!);
+  for (const element of selectAll(document, '[id]')) ids.add(element.getAttribute('id')!);
   return (link) => {
     const href = link.getAttribute('href') ?? '';
     return href.length > 1 && href.startsWith('#') && ids.has(href.slice(1));
@@ -231,9 +232,9 @@ function inPageLink(document: Document): (link: Element) => boolean {
 
 /** The main landmark (without one, the page's only top-level article), when it is unique and holds a fair share of the page's text. */
 function regionRoot(document: Document, total: number): Element {
-  const mains = [...document.querySelectorAll('main, [role="main"]')].filter((m) => !m.parentElement?.closest('main, [role="main"]'));
+  const mains = selectAll(document, 'main, [role="main"]').filter((m) => !closest(m.parentElement, 'main, [role="main"]'));
   if (mains.length === 0) {
-    const articles = [...document.querySelectorAll('article')].filter((m) => !m.parentElement?.closest('article'));
+    const articles = selectAll(document, 'article').filter((m) => !closest(m.parentElement, 'article'));
     if (articles.length === 1) mains.push(articles[0]!);
   }
   const main = mains[0];
@@ -241,8 +242,8 @@ function regionRoot(document: Document, total: number): Element {
   // Prose the landmark leaves out (a category's description under the grid) widens the region
   // to the nearest ancestor that holds both.
   let root: Element = main;
-  for (const paragraph of document.body.querySelectorAll('p')) {
-    if (root.contains(paragraph) || visibleLength(paragraph) < OUTSIDE_PROSE || paragraph.closest(CHROME_LANDMARKS)) continue;
+  for (const paragraph of selectAll(document.body, 'p')) {
+    if (root.contains(paragraph) || visibleLength(paragraph) < OUTSIDE_PROSE || closest(paragraph, CHROME_LANDMARKS)) continue;
     while (root.parentElement && !root.contains(paragraph)) root = root.parentElement;
   }
   return root;
@@ -286,7 +287,7 @@ function dropConsentNotices(root: Element): void {
   // A block's text holds the text of every block inside it: under one that says neither
   // "cookie" nor "privacy", no block is a notice, and its text is not read again for each.
   let silent: Element | null = null;
-  for (const element of [...root.querySelectorAll('p, div, section, span')]) {
+  for (const element of selectAll(root, 'p, div, section, span')) {
     if (!root.contains(element) || silent?.contains(element)) continue;
     const text = element.textContent ?? '';
     const cookie = /cookie/i.test(text);
@@ -315,9 +316,9 @@ const WRITING_FIELD = 'textarea, input[type="email"], input[autocomplete="email"
  * it). A page-wide form (ASP.NET wraps whole pages in one) is longer and stays.
  */
 function dropWritingBoxes(root: Element): void {
-  for (const field of [...root.querySelectorAll(WRITING_FIELD)]) {
+  for (const field of selectAll(root, WRITING_FIELD)) {
     if (!root.contains(field)) continue;
-    const form = field.closest('form');
+    const form = closest(field, 'form');
     let box: Element = form && root.contains(form) && visibleLength(form) <= WRITING_FORM ? form : field;
     while (box.parentElement && box.parentElement !== root && visibleLength(box.parentElement) <= FIELD_BOX) box = box.parentElement;
     box.remove();
@@ -357,7 +358,7 @@ function ownWordCounter(): (element: Element) => number {
 function dropRepeatedLabels(root: Element, thread: boolean): void {
   const byText = new Map<string, Element[]>();
   const ownWords = ownWordCounter();
-  for (const element of root.querySelectorAll('*')) {
+  for (const element of selectAll(root, '*')) {
     // A post's date is its date line, however many posts share it.
     if (element.firstElementChild || (thread && element.localName === 'time') || inRepeatingBlock(element, root) || inSentence(element, ownWords)) continue;
     const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
@@ -402,7 +403,7 @@ function itemContainers(root: Element, measures: TextMeasures): Element[] {
   const found: Element[] = [];
   let best: Element | null = null;
   let most = MIN_ITEMS - 1;
-  for (const element of [root, ...root.querySelectorAll('*')]) {
+  for (const element of [root, ...selectAll(root, '*')]) {
     const counts = new Map<string, { all: number; cards: number }>();
     for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
       if (measures.length(child) < ITEM_TEXT) continue;
@@ -457,7 +458,7 @@ function itemCardRun(element: Element): boolean {
   const card = (candidate: Element) => {
     let inner: Element | null = candidate;
     while (inner && inner.localName !== element.localName) inner = inner.childElementCount === 1 ? inner.firstElementChild : null;
-    return inner?.getAttribute('class') === classes && visibleLength(inner) >= CARD_TEXT && inner.querySelector('a[href]') !== null;
+    return inner?.getAttribute('class') === classes && visibleLength(inner) >= CARD_TEXT && selectOne(inner, 'a[href]') !== null;
   };
   let run = 0;
   for (const sibling of slot.parentElement?.children ?? []) {
@@ -542,7 +543,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   const total = visibleLength(document.body);
   const root = regionRoot(document, total);
   const rootLength = root === document.body ? total : visibleLength(root);
-  const heading = root.querySelector('h1');
+  const heading = selectOne(root, 'h1');
   const typeChrome = options.extraChrome ? blockWordToken(options.extraChrome) : null;
   // Still in the region: not inside something dropped before. (Not isConnected, which a
   // linkedom document's clone answers false for every node.)
@@ -560,10 +561,10 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   // Before buttons go: the prompt's link is often drawn as one.
   if (options.posts) dropPostingPrompts(root);
   const opened = openedByControls(root);
-  for (const element of [...root.querySelectorAll(DISCLOSURE)]) element.replaceWith(...element.childNodes);
-  for (const element of [...root.querySelectorAll('button')]) element.remove();
-  for (const element of [...root.querySelectorAll('a[role="button"], a[class]')]) if (root.contains(element) && callToAction(element)) element.remove();
-  for (const element of [...root.querySelectorAll(CHROME_LANDMARKS)]) {
+  for (const element of selectAll(root, DISCLOSURE)) element.replaceWith(...element.childNodes);
+  for (const element of selectAll(root, 'button')) element.remove();
+  for (const element of selectAll(root, 'a[role="button"], a[class]')) if (root.contains(element) && callToAction(element)) element.remove();
+  for (const element of selectAll(root, CHROME_LANDMARKS)) {
     if (!kept(element) || sectionHeader(element)) continue;
     const author = options.posts ? postAuthor(element) : null;
     if (author) element.replaceWith(author);
@@ -573,8 +574,8 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   // Measured once, when a hidden block is big enough to ask: not once per hidden element.
   let leftLength: number | undefined;
   const measureRoot = () => (leftLength ??= visibleLength(root));
-  for (const element of [...root.querySelectorAll(HIDDEN)]) if (kept(element) && outOfSight(element, opened) && !gatedContent(element, measureRoot)) drop(element, true);
-  for (const element of [...root.querySelectorAll('[class], [id]')]) {
+  for (const element of selectAll(root, HIDDEN)) if (kept(element) && outOfSight(element, opened) && !gatedContent(element, measureRoot)) drop(element, true);
+  for (const element of selectAll(root, '[class], [id]')) {
     if (!kept(element)) continue;
     const tokens = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.split(/\s+/);
     if (!tokens.some((token) => CHROME_TOKEN.test(token) || typeChrome?.test(token)) || linkLabel(element, tokens)) continue;
@@ -586,7 +587,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
   if (options.chromeHeadings) dropAsideSections(root, options.chromeHeadings, rootLength * 0.5);
   // A photo's caption says again what the text says about it, and whose photo it is; the text
   // output has no photo for it to caption.
-  if (!options.figureCaptions) for (const caption of [...root.querySelectorAll('figcaption')]) caption.remove();
+  if (!options.figureCaptions) for (const caption of selectAll(root, 'figcaption')) caption.remove();
   dropConsentNotices(root);
   dropSignInPrompts(root);
   dropFillerLines(root);
@@ -620,7 +621,7 @@ export function contentRegion(document: Document, options: RegionOptions, jsonLd
     const items = options.keepItems ? itemContainers(root, measures) : [];
     const holdsItems = (element: Element) => items.some((container) => container.contains(element) || element.contains(container));
     const notAWay = options.inPageLinks ? inPageLink(document) : options.posts ? postBylines() : undefined;
-    for (const element of [...root.querySelectorAll('ul, ol, div, section, table, p')]) {
+    for (const element of selectAll(root, 'ul, ol, div, section, table, p')) {
       if (!kept(element) || underHeading(element) || holdsItems(element)) continue;
       const length = measures.length(element);
       if (length > 0 && linkTextLength(element, measures, notAWay) / length > 0.6 && length < rootLength * 0.5) element.remove();

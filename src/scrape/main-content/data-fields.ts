@@ -1,3 +1,4 @@
+import { selectAll } from '../html/css-selectors';
 /**
  * A shop theme that prints a product's raw custom fields (`cat_thumb_Navy:` an image URL,
  * `retail_price_tier3:`, `section_bg_color:`) as a definition list, hidden or not: keys a
@@ -14,9 +15,9 @@ const KEYS_SHARE = 0.5;
 
 /** Removes, in place, the definition lists under `root` whose terms are mostly data keys. */
 export function dropDataFields(root: Element): void {
-  for (const list of [...root.querySelectorAll('dl')]) {
+  for (const list of selectAll(root, 'dl')) {
     if (!root.contains(list)) continue;
-    const terms = [...list.querySelectorAll('dt')].map((term) => (term.textContent ?? '').trim());
+    const terms = selectAll(list, 'dt').map((term) => (term.textContent ?? '').trim());
     if (terms.length >= MIN_TERMS && terms.filter((term) => DATA_KEY.test(term)).length >= terms.length * KEYS_SHARE) list.remove();
   }
 }

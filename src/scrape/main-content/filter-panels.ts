@@ -1,4 +1,5 @@
 import { visibleLength } from './text-lines';
+import { selectAll, selectOne } from '../html/css-selectors';
 
 /** The fields of a facet: one choice each (a colour's checkbox, a sort order's radio, a size's select). */
 const CHOICE = 'input[type="checkbox"], input[type="radio"], select';
@@ -21,14 +22,14 @@ const LABEL_LENGTH = 60;
  * index of part categories, each a checkbox).
  */
 export function dropFilterPanels(root: Element): void {
-  const forms = root.querySelectorAll('form');
+  const forms = selectAll(root, 'form');
   if (forms.length === 0) return;
   let budget = visibleLength(root) * 0.5;
-  const title = root.querySelector('h1');
+  const title = selectOne(root, 'h1');
   // parse5 never nests a form in a form, so removing one leaves the others in place.
   for (const form of [...forms]) {
-    const choices = form.querySelectorAll(CHOICE).length;
-    if (choices < MIN_CHOICES || form.querySelector('a[href]') || (title && form.contains(title))) continue;
+    const choices = selectAll(form, CHOICE).length;
+    if (choices < MIN_CHOICES || selectOne(form, 'a[href]') || (title && form.contains(title))) continue;
     const length = visibleLength(form);
     if (length > choices * LABEL_LENGTH || length >= budget) continue;
     budget -= length;

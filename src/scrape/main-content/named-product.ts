@@ -1,4 +1,5 @@
 import { jsonLdNodes } from './schema-types';
+import { selectAll } from '../html/css-selectors';
 
 /**
  * Whether the page's heading names a product that its schema.org data describes (a JSON-LD
@@ -20,7 +21,7 @@ function jsonLdProductNames(jsonLd: readonly unknown[]): string[] {
 
 /** The names a microdata product gives itself. */
 function microdataProductNames(body: Element): string[] {
-  return [...body.querySelectorAll('[itemtype*="schema.org/Product"] [itemprop="name"]')].map((element) => element.getAttribute('content') ?? element.textContent ?? '');
+  return selectAll(body, '[itemtype*="schema.org/Product"] [itemprop="name"]').map((element) => element.getAttribute('content') ?? element.textContent ?? '');
 }
 
 /**
@@ -38,7 +39,7 @@ function names(heading: string, name: string): boolean {
 export function headingNamesProduct(body: Element, jsonLd: readonly unknown[]): boolean {
   const productNames = [...jsonLdProductNames(jsonLd), ...microdataProductNames(body)].map(words).filter(Boolean);
   if (productNames.length === 0) return false;
-  return [...body.querySelectorAll('h1')].some((h1) => {
+  return selectAll(body, 'h1').some((h1) => {
     const heading = words(h1.textContent ?? '');
     return productNames.some((name) => names(heading, name));
   });

@@ -1,4 +1,5 @@
 import { oneLineOnce, visibleLength } from './text-lines';
+import { selectAll } from '../html/css-selectors';
 
 /**
  * The shop's fine print on a promotion: the same on every page that runs it ("Terms apply.",
@@ -35,7 +36,7 @@ export function dropOfferTerms(root: Element): void {
   const limit = visibleLength(root) * 0.5;
   const oneLine = oneLineOnce();
   // Paragraphs: elements of text and inline markup only, not inside another such element.
-  const terms = [...root.querySelectorAll('*')].filter((element) => {
+  const terms = selectAll(root, '*').filter((element) => {
     if (!oneLine(element) || (element.parentElement && oneLine(element.parentElement))) return false;
     const length = visibleLength(element);
     return length > 0 && length <= MAX_PARAGRAPH && TERMS.test(element.textContent ?? '');
@@ -55,7 +56,7 @@ export function dropOfferTerms(root: Element): void {
     for (const at of ancestors(element)) termsLength.set(at, (termsLength.get(at) ?? 0) + lengthOf(element));
   }
   const titled = new Set<Element>();
-  for (const title of root.querySelectorAll('h1')) for (const at of ancestors(title)) titled.add(at);
+  for (const title of selectAll(root, 'h1')) for (const at of ancestors(title)) titled.add(at);
   // Terms that each of a run of like items prints are the items' own: a coupon's conditions.
   // (Paragraphs of terms side by side are one wall of fine print.)
   const itemsOwn = (element: Element) => {

@@ -1,5 +1,6 @@
 import type { PageStructure } from './page-type';
 import { squash, squashedLength } from './text-lines';
+import { selectOne } from '../html/css-selectors';
 
 const PRICE = /(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?(?:€|\$|£|kr|zł|USD|EUR|GBP))(?!\w)/g;
 const CART = /add to (?:cart|bag|basket|trolley)|buy now|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen/i;
@@ -89,7 +90,7 @@ export function measureStructure(root: Element): PageStructure {
         items.count++;
         items.length += text.length;
         if (HAS_PRICE.test(text)) items.priced++;
-        if (HAS_DATE.test(text) || child.querySelector('time')) items.dated++;
+        if (HAS_DATE.test(text) || selectOne(child, 'time')) items.dated++;
       }
       if (items.count > s.repeatedItems) {
         [s.repeatedItems, s.itemsTextLength, s.pricedItems, s.datedItems] = [items.count, items.length, items.priced, items.dated];

@@ -1,6 +1,7 @@
 import { HAS_DATE } from './page-structure';
 import { posterName } from './poster-names';
 import { answeredOnce, squash, visibleLength } from './text-lines';
+import { closest, selectAll, selectOne } from '../html/css-selectors';
 
 /**
  * A post's byline links: the poster's name, to their profile, and the post's date, to the post
@@ -15,7 +16,7 @@ const DATE_LINK = 40;
 
 /** A link that is a post's date: a `<time>`, or a date's words (phpBB's "Sun Dec 17, 2023 11:23 am"). */
 function postDate(link: Element): boolean {
-  return link.querySelector('time') !== null || (visibleLength(link) <= DATE_LINK && HAS_DATE.test(link.textContent ?? ''));
+  return selectOne(link, 'time') !== null || (visibleLength(link) <= DATE_LINK && HAS_DATE.test(link.textContent ?? ''));
 }
 
 /** A link that names a poster or dates a post; not an avatar, whose text is at most its initial. */
@@ -42,13 +43,13 @@ export function postBylines(): (link: Element) => boolean {
   const firstLinks = (post: Element): PostBylines => {
     let found = posts.get(post);
     if (!found || [found.name, found.date].some((link) => link && !post.contains(link))) {
-      const links = [...post.querySelectorAll('a[href]')].filter(bylineLink);
+      const links = selectAll(post, 'a[href]').filter(bylineLink);
       posts.set(post, (found = { name: links.find((link) => !postDate(link)), date: links.find(postDate) }));
     }
     return found;
   };
   return answeredOnce((link) => {
-    const post = link.closest(POST);
+    const post = closest(link, POST);
     if (!post || !bylineLink(link)) return false;
     const { name, date } = firstLinks(post);
     return (postDate(link) ? date : name) === link && squash(post.textContent).split(squash(link.textContent)).length === 2;

@@ -1,5 +1,6 @@
 import { visibleLength } from './text-lines';
 import { closestLink } from './closest-tag';
+import { closest } from '../html/css-selectors';
 
 /**
  * A poster's name in a thread: a link to their profile page, as forum and Q&A software builds it
@@ -17,7 +18,7 @@ export function posterName(element: Element, text: string): boolean {
   const link = closestLink(element);
   if (link && PROFILE_LINK.test(link.getAttribute('href') ?? '')) return !(link.textContent ?? '').trim().startsWith('@');
   // The author's name itself, not the rest of the poster's card that some software marks as the author.
-  const property = element.closest('[itemprop]');
-  const name = property?.getAttribute('itemprop') === 'name' ? property.parentElement?.closest('[itemprop]') : property;
+  const property = closest(element, '[itemprop]');
+  const name = property?.getAttribute('itemprop') === 'name' ? closest(property.parentElement, '[itemprop]') : property;
   return name?.getAttribute('itemprop') === 'author' && visibleLength(name) === text.length;
 }

@@ -1,4 +1,5 @@
 import { oneLine, visibleLength, wholeLine } from './text-lines';
+import { selectAll, selectOne } from '../html/css-selectors';
 
 /**
  * A thread's invitations to post elsewhere on the board: a box around a link to the page where
@@ -19,13 +20,13 @@ function promptBox(link: Element, root: Element): Element | null {
   if (!NEW_POST.test(link.getAttribute('href') ?? '') || !wholeLine(link)) return null;
   let box = link;
   while (box.parentElement && box.parentElement !== root && visibleLength(box.parentElement) <= PROMPT_BOX) box = box.parentElement;
-  const longLine = [box, ...box.querySelectorAll('*')].some((element) => oneLine(element) && visibleLength(element) > PROMPT_LINE);
-  return box.querySelector(BYLINE) || longLine ? null : box;
+  const longLine = [box, ...selectAll(box, '*')].some((element) => oneLine(element) && visibleLength(element) > PROMPT_LINE);
+  return selectOne(box, BYLINE) || longLine ? null : box;
 }
 
 /** Removes, in place, the boxes under `root` that invite the reader to start a question or topic of their own. */
 export function dropPostingPrompts(root: Element): void {
-  for (const link of [...root.querySelectorAll('a[href]')]) {
+  for (const link of selectAll(root, 'a[href]')) {
     if (!root.contains(link)) continue;
     promptBox(link, root)?.remove();
   }

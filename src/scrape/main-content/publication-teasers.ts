@@ -1,4 +1,5 @@
 import { oneLineOnce, squash, visibleLength } from './text-lines';
+import { matches, selectAll, selectOne } from '../html/css-selectors';
 
 /**
  * Cards that advertise the site's other publications on a landing page: its latest posts,
@@ -30,8 +31,8 @@ const MIN_CARDS = 2;
 const CARD_LENGTH = 600;
 
 function publicationMark(card: Element, lines: (element: Element) => boolean): boolean {
-  if (card.querySelector('time')) return true;
-  for (const element of [card, ...card.querySelectorAll('*')]) {
+  if (selectOne(card, 'time')) return true;
+  for (const element of [card, ...selectAll(card, '*')]) {
     if (!lines(element)) continue;
     const text = squash(element.textContent);
     if (text && text.length <= MARK_LENGTH && (KIND.test(text) || DATE.test(text) || BYLINE.test(text))) return true;
@@ -41,7 +42,7 @@ function publicationMark(card: Element, lines: (element: Element) => boolean): b
 
 /** A card that leads to another page: it links somewhere other than a part of this page. */
 function leadsAway(card: Element): boolean {
-  return [...card.querySelectorAll('a[href]'), ...(card.matches('a[href]') ? [card] : [])].some((link) => !(link.getAttribute('href') ?? '').startsWith('#'));
+  return [...selectAll(card, 'a[href]'), ...(matches(card, 'a[href]') ? [card] : [])].some((link) => !(link.getAttribute('href') ?? '').startsWith('#'));
 }
 
 /**
@@ -50,7 +51,7 @@ function leadsAway(card: Element): boolean {
  */
 export function dropPublicationTeasers(root: Element): void {
   const lines = oneLineOnce();
-  for (const parent of [root, ...root.querySelectorAll('*')]) {
+  for (const parent of [root, ...selectAll(root, '*')]) {
     if (parent !== root && !root.contains(parent)) continue;
     const shapes = new Map<string, Element[]>();
     for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {

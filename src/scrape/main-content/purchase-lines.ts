@@ -1,4 +1,5 @@
 import { dropLines, visibleLength } from './text-lines';
+import { selectAll } from '../html/css-selectors';
 
 /**
  * The shop's lines around a product, the same on every product it sells: delivery and returns
@@ -63,7 +64,7 @@ const PICKER_LENGTH = 100;
 
 /** Removes, in place, the option pickers under `root` ("Color: white", "How do you want your item?"). */
 export function dropPickers(root: Element): void {
-  for (const picker of [...root.querySelectorAll(PICKER)]) if (root.contains(picker) && visibleLength(picker) <= PICKER_LENGTH) picker.remove();
+  for (const picker of selectAll(root, PICKER)) if (root.contains(picker) && visibleLength(picker) <= PICKER_LENGTH) picker.remove();
 }
 
 /** The shop's terms, said in a paragraph: returns or refunds, within so many days, with the order's shipping or the warranty. */
@@ -71,7 +72,7 @@ const POLICY = { returns: /\b(?:returns?|refunds?)\b/i, days: /\b\d+[- ]days?\b|
 
 /** Removes, in place, the paragraphs under `root` that state the shop's return and warranty terms (an FAQ answer: "We offer a 90-day return policy..."). */
 export function dropPolicyParagraphs(root: Element): void {
-  for (const paragraph of [...root.querySelectorAll('p, li, dd')]) {
+  for (const paragraph of selectAll(root, 'p, li, dd')) {
     if (!root.contains(paragraph) || visibleLength(paragraph) > POLICY.maxLength) continue;
     const text = paragraph.textContent ?? '';
     if (POLICY.returns.test(text) && POLICY.days.test(text) && POLICY.terms.test(text)) paragraph.remove();

@@ -1,5 +1,6 @@
 import { squash } from './text-lines';
 import { closestTag } from './closest-tag';
+import { selectAll } from '../html/css-selectors';
 
 /**
  * A reply's quote of a post the thread already shows: forum software copies the quoted post
@@ -32,9 +33,9 @@ function quotedPieces(quote: Element): string[] {
 /** Removes, in place, each outermost quote under `root` whose every piece of text the thread says outside its quotes. */
 export function dropQuotedPosts(root: Element): void {
   const unquoted = root.cloneNode(true) as Element;
-  for (const quote of [...unquoted.querySelectorAll(QUOTE)]) quote.remove();
+  for (const quote of selectAll(unquoted, QUOTE)) quote.remove();
   const said = squash(unquoted.textContent);
-  for (const quote of [...root.querySelectorAll(QUOTE)]) {
+  for (const quote of selectAll(root, QUOTE)) {
     if (closestTag(quote.parentElement, QUOTES)) continue;
     const pieces = quotedPieces(quote);
     if (pieces.length > 0 && pieces.every((piece) => said.includes(piece))) quote.remove();

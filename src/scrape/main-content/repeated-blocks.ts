@@ -1,5 +1,6 @@
 import { oneLineOnce, squash, textMeasures, visibleLength } from './text-lines';
 import { closestTag } from './closest-tag';
+import { selectAll } from '../html/css-selectors';
 
 /**
  * Sections whose text the content already said: a page ships some parts twice (a mobile and a
@@ -45,13 +46,13 @@ const LEAF_BLOCKS = 'p, li, dt, dd, h1, h2, h3, h4, h5, h6, blockquote, figcapti
  */
 function dropScreenSizeCopies(root: Element): void {
   const elsewhere = new Map<string, Element[]>();
-  for (const block of root.querySelectorAll(LEAF_BLOCKS)) {
+  for (const block of selectAll(root, LEAF_BLOCKS)) {
     const text = squash(block.textContent);
     if (text.length >= MIN_LENGTH) elsewhere.set(text, [...(elsewhere.get(text) ?? []), block]);
   }
-  for (const copy of [...root.querySelectorAll('[class]')]) {
+  for (const copy of selectAll(root, '[class]')) {
     if (!root.contains(copy) || !screenSizeOnly(copy)) continue;
-    const blocks = [...copy.querySelectorAll(LEAF_BLOCKS)].map((block) => squash(block.textContent)).filter((text) => text.length >= MIN_LENGTH);
+    const blocks = selectAll(copy, LEAF_BLOCKS).map((block) => squash(block.textContent)).filter((text) => text.length >= MIN_LENGTH);
     const said = (text: string) => (elsewhere.get(text) ?? []).some((block) => !copy.contains(block) && root.contains(block));
     if (blocks.length >= 2 && blocks.every(said)) copy.remove();
   }
@@ -63,7 +64,7 @@ const LONG_PARAGRAPH = 150;
 /** Removes, in place, each long paragraph whose text an earlier one under `root` has (not a quote's). */
 function dropRepeatedParagraphs(root: Element): void {
   const seen = new Map<string, Element>();
-  for (const block of [...root.querySelectorAll(LEAF_BLOCKS)]) {
+  for (const block of selectAll(root, LEAF_BLOCKS)) {
     if (!root.contains(block) || closestTag(block, QUOTE)) continue;
     const text = squash(block.textContent);
     if (text.length < LONG_PARAGRAPH) continue;
@@ -121,7 +122,7 @@ export function dropSaidSentences(root: Element): void {
   const earlier: Set<string>[] = [];
   let compared = 0;
   const line = oneLineOnce();
-  for (const element of [...root.querySelectorAll('*')]) {
+  for (const element of selectAll(root, '*')) {
     if (!root.contains(element) || !line(element) || (element.parentElement && element.parentElement !== root && line(element.parentElement))) continue;
     // The page's title names it once more by design, and quotes and code repeat on purpose.
     if (element.localName === 'h1' || closestTag(element, QUOTE) || closestTag(element, CODE)) continue;
@@ -146,7 +147,7 @@ export function dropSaidSentences(root: Element): void {
  * in its tab and again in the mobile accordion, an article's intro in its hero and its body).
  */
 export function dropRepeatedBlocks(root: Element, paragraphs = false): void {
-  const elements = [...root.querySelectorAll('*')];
+  const elements = selectAll(root, '*');
   // How many blocks each element holds directly or through inline wrappers, children first.
   const blocks = new Map<Element, number>();
   for (let i = elements.length - 1; i >= 0; i--) {

@@ -1,3 +1,4 @@
+import { selectAll } from '../html/css-selectors';
 /** Text with its whitespace collapsed, as it reads on screen. */
 export const squash = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim();
 
@@ -89,7 +90,7 @@ export function wholeLine(element: Element): boolean {
  * asked about with the element it sits in.
  */
 export function dropLines(root: Element, maxLength: number, matches: (text: string, element: Element) => boolean): void {
-  for (const element of [...root.querySelectorAll('*')]) {
+  for (const element of selectAll(root, '*')) {
     if (!root.contains(element)) continue;
     if (!oneLine(element)) {
       dropLooseLines(element, maxLength, matches);
@@ -186,6 +187,6 @@ export function textMeasures(root: Element): TextMeasures {
   walk(root);
   return {
     length: (element) => lengths.get(element) ?? visibleLength(element),
-    links: (element) => links.get(element) ?? element.querySelectorAll('a').length,
+    links: (element) => links.get(element) ?? selectAll(element, 'a').length,
   };
 }

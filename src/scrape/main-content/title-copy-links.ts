@@ -1,5 +1,6 @@
 import { oneLine, squash, visibleLengthOnce, wholeLine } from './text-lines';
 import { closestTag } from './closest-tag';
+import { selectAll } from '../html/css-selectors';
 
 /**
  * A card's overlay link: stretched over a product or story card so all of it is clickable, it
@@ -18,13 +19,13 @@ const CARD = 400;
 export function dropTitleCopyLinks(root: Element): void {
   // Lengths read before a removal may be a label's length too long: a card then reads as no card, and its link stays.
   const lengthOf = visibleLengthOnce();
-  for (const link of [...root.querySelectorAll('a[href]')]) {
+  for (const link of selectAll(root, 'a[href]')) {
     if (!root.contains(link) || !labelSpanOnly(link) || !wholeLine(link)) continue;
     let card: Element | null = null;
     for (let at = link.parentElement; at && at !== root && lengthOf(at) <= CARD; at = at.parentElement) card = at;
     if (!card) continue;
     const label = squash(link.textContent);
-    const lines = [...card.querySelectorAll('*')]
+    const lines = selectAll(card, '*')
       .filter((other) => !link.contains(other) && !other.contains(link) && closestTag(other, LINK) === null && oneLine(other))
       .map((line) => squash(line.textContent));
     if (lines.some((title) => saysAgain(label, title, lines))) link.remove();
