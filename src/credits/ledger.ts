@@ -13,15 +13,33 @@ export interface CreditMovement {
   idempotencyKey: string;
 }
 
+/** A movement as a statement takes it: its values, or placeholders for them (db/built-once.ts). */
+interface MovementParams {
+  teamId: unknown;
+  /** Signed: negative takes credits. */
+  amount: unknown;
+  operation: unknown;
+  jobId: unknown;
+  idempotencyKey: unknown;
+}
+
+const signed = (m: CreditMovement, sign: 1 | -1): MovementParams => ({
+  teamId: m.teamId,
+  amount: sign * m.amount,
+  operation: m.operation,
+  jobId: m.jobId ?? null,
+  idempotencyKey: m.idempotencyKey,
+});
+
 /**
  * The ledger row and the balance it moves, as two CTEs (`entry`, `balance`) for a statement's
  * WITH; `onlyIf`, a condition on the statement's earlier CTEs, gates both.
  */
-function movementCtes(m: CreditMovement, sign: 1 | -1, onlyIf?: SQL): SQL {
+function movementCtes(m: MovementParams, onlyIf?: SQL): SQL {
   return sql`
     entry as (
       insert into ${ledger} (team_id, amount, operation, job_id, idempotency_key)
-      select ${m.teamId}::uuid, ${sign * m.amount}::int, ${m.operation}, ${m.jobId ?? null}::uuid, ${m.idempotencyKey}
+      select ${m.teamId}::uuid, ${m.amount}::int, ${m.operation}, ${m.jobId}::uuid, ${m.idempotencyKey}
       ${onlyIf ? sql`where ${onlyIf}` : sql``}
       on conflict (idempotency_key) do nothing
       returning amount
@@ -33,7 +51,7 @@ function movementCtes(m: CreditMovement, sign: 1 | -1, onlyIf?: SQL): SQL {
 
 /** One statement: the ledger row and the balance it moves, so a team's hot balance row is held briefly. */
 function movement(m: CreditMovement, sign: 1 | -1): SQL {
-  return sql`with ${movementCtes(m, sign)} select count(*)::int as moved from entry`;
+  return sql`with ${movementCtes(signed(m, sign))} select count(*)::int as moved from entry`;
 }
 
 async function move(tx: Queryable, m: CreditMovement, sign: 1 | -1): Promise<boolean> {
@@ -56,12 +74,26 @@ export function chargeStatement(m: CreditMovement): SQL | null {
   return m.amount > 0 ? movement(m, -1) : null;
 }
 
+const CHARGE_PLACEHOLDERS: MovementParams = {
+  teamId: sql.placeholder('chargeTeamId'),
+  amount: sql.placeholder('chargeAmount'),
+  operation: sql.placeholder('chargeOperation'),
+  jobId: sql.placeholder('chargeJobId'),
+  idempotencyKey: sql.placeholder('chargeKey'),
+};
+
 /**
- * `charge` as CTEs (`entry`, `balance`) for the WITH of a statement that writes what the credits
- * pay for, taken only when `onlyIf` holds; null when there is nothing to take.
+ * A charge as CTEs (`entry`, `balance`) for the WITH of a statement that writes what the credits
+ * pay for, taken only when `onlyIf` holds; its values are placeholders, filled by `chargeValues`.
  */
-export function chargeCtes(m: CreditMovement, onlyIf: SQL): SQL | null {
-  return m.amount > 0 ? movementCtes(m, -1, onlyIf) : null;
+export function chargeCtes(onlyIf: SQL): SQL {
+  return movementCtes(CHARGE_PLACEHOLDERS, onlyIf);
+}
+
+/** The values of `chargeCtes`'s placeholders for a charge of `m`. */
+export function chargeValues(m: CreditMovement): Record<string, unknown> {
+  const p = signed(m, -1);
+  return { chargeTeamId: p.teamId, chargeAmount: p.amount, chargeOperation: p.operation, chargeJobId: p.jobId, chargeKey: p.idempotencyKey };
 }
 
 /** Adds credits, once per idempotency key. */

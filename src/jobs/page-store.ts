@@ -1,5 +1,6 @@
-import { and, desc, eq, gte, isNotNull, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { chargeCtes, chargeStatement, type CreditMovement } from '../credits/ledger';
+import { and, desc, eq, gte, isNotNull, ne, sql, type Placeholder, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { chargeCtes, chargeStatement, chargeValues, type CreditMovement } from '../credits/ledger';
+import { buildOnce, runBuilt, type BuiltStatement } from '../db/built-once';
 import type { Db, Queryable } from '../db/client';
 import { twoStepTransaction, type Rows } from '../db/two-step-transaction';
 import { jobs, pages } from '../db/schema';
@@ -50,8 +51,8 @@ export interface StoreOptions {
    */
   returnRow?: boolean;
   /**
-   * Id of the crawl frontier row the page is stored into; absent, a row is inserted (an insert
-   * meeting an existing row writes the proposed row and then the update).
+   * Id of the crawl frontier row the page is stored into, in a transaction with its effects;
+   * absent, a row is inserted in one statement (`effects` need a frontier row).
    */
   frontierRow?: string;
   /** A crawl's or batch's LLM formats, read before storing; their credits add to the page's. */
@@ -82,15 +83,92 @@ export interface PageEffects {
   writes(pageId: string, reads: Rows[]): (SQLWrapper | null)[];
 }
 
+/** What storing a page writes into its row, besides its identity (id, job, URL, depth) and its attempts. */
+const STORED_COLUMNS = [
+  'status',
+  'variant',
+  'statusCode',
+  'title',
+  'description',
+  'headings',
+  'searchable',
+  'searchLanguage',
+  'searchVector',
+  'markdown',
+  'html',
+  'rawHtml',
+  'text',
+  'links',
+  'screenshot',
+  'actions',
+  'branding',
+  'llmFormats',
+  'warning',
+  'metadata',
+  'errorCode',
+  'error',
+  'credits',
+  'scrapedAt',
+] as const satisfies readonly (keyof typeof pages.$inferInsert)[];
+
+type StoredColumn = (typeof STORED_COLUMNS)[number];
+type StoredValues = { [K in StoredColumn]: (typeof pages.$inferInsert)[K] };
+
+/** What varies the text of the one-statement store; each shape is built once (`singleStatement`). */
+interface StatementShape {
+  /** The row's id is given (a single-page scrape's is its job's). */
+  withId: boolean;
+  returnRow: boolean;
+  finishJob: boolean;
+  /** A charge is taken (a page priced at 0 has none). */
+  charged: boolean;
+}
+
+const singleStatements = new Map<string, BuiltStatement>();
+
+/**
+ * The page, its charge and its job's completion as CTEs of one WITH, gated on the page's write,
+ * with placeholders for every value. A page already stored keeps its row: the proposed row
+ * (`excluded`) replaces it only while it is not. `db` only builds it: the text is the same for any.
+ */
+function singleStatement(db: Db, shape: StatementShape): BuiltStatement {
+  const key = JSON.stringify(shape);
+  let built = singleStatements.get(key);
+  if (!built) {
+    const stored = Object.fromEntries(STORED_COLUMNS.map((column) => [column, sql.placeholder(column)])) as Record<StoredColumn, Placeholder>;
+    const proposed = Object.fromEntries(STORED_COLUMNS.map((column) => [column, sql.raw(`excluded.${pages[column].name}`)])) as Record<StoredColumn, SQL>;
+    const write = db
+      .insert(pages)
+      .values({
+        ...(shape.withId && { id: sql.placeholder('id') }),
+        jobId: sql.placeholder('jobId'),
+        urlKey: sql.placeholder('urlKey'),
+        url: sql.placeholder('url'),
+        depth: sql.placeholder('depth'),
+        ...stored,
+        attempts: 1,
+      })
+      .onConflictDoUpdate({ target: [pages.jobId, pages.urlKey], set: { ...proposed, attempts: sql`${pages.attempts} + 1` }, setWhere: ne(pages.status, 'scraped') })
+      .returning(shape.returnRow ? pageColumns : { id: pages.id });
+    const written = sql`exists (select 1 from page)`;
+    const finish = sql`update ${jobs} set status = 'completed', finished_at = ${sql.placeholder('finishedAt')}::timestamptz where id = ${sql.placeholder('jobId')}::uuid and ${written}`;
+    // A builder in a template is wrapped as a subquery, which WITH refuses for a write: its SQL is not.
+    const ctes = [sql`page as (${write.getSQL()})`, shape.charged ? chargeCtes(written) : null, shape.finishJob ? sql`finished as (${finish})` : null].filter((cte) => cte !== null);
+    built = buildOnce(sql`with ${sql.join(ctes, sql`, `)} select * from page`);
+    singleStatements.set(key, built);
+  }
+  return built;
+}
+
 /**
  * Stores a scraped page and its charge atomically. A page already stored by an earlier attempt
  * wins: its row is left as it is, and neither effects nor a second charge are written.
  *
- * With effects, in one transaction: the page's row (and the effects' reads), then the effects,
- * the charge and COMMIT together, so the rows every page of a crawl or team shares (job,
- * balance) are locked only while Postgres runs them (see twoStepTransaction).
- * Without, in one statement: the page, the charge and the job's completion as CTEs of one
- * WITH, gated on the page's write, in a single round trip (a scrape's answer waits for it).
+ * Into a frontier row (a crawl's page), in one transaction: the page's row (and the effects'
+ * reads), then the effects, the charge and COMMIT together, so the rows every page of a crawl
+ * or team shares (job, balance) are locked only while Postgres runs them (see
+ * twoStepTransaction). Otherwise in one statement built once (`singleStatement`): the page,
+ * the charge and the job's completion, in a single round trip (a scrape's answer waits for it).
  */
 export async function storeScrapedPage(
   db: Db,
@@ -113,8 +191,9 @@ export async function storeScrapedPage(
     timing: page.timing,
   };
   const credits = price.amount + (options.llmFormats?.credits ?? 0);
-  const values = {
-    status: 'scraped' as const,
+  const scrapedAt = new Date();
+  const values: StoredValues = {
+    status: 'scraped',
     variant: options.variant,
     statusCode: page.statusCode,
     title: content.metadata.title ?? null,
@@ -138,42 +217,42 @@ export async function storeScrapedPage(
     errorCode: null,
     error: null,
     credits,
-    attempts: sql`${pages.attempts} + 1`,
-    scrapedAt: new Date(),
+    scrapedAt,
   };
-  const write = options.frontierRow
-    ? db
-        .update(pages)
-        .set(values)
-        .where(and(eq(pages.id, options.frontierRow), ne(pages.status, 'scraped')))
-        .returning({ id: pages.id })
-    : db
-        .insert(pages)
-        .values({ ...(ref.pageId && { id: ref.pageId }), jobId: ref.jobId, urlKey: ref.urlKey, url: ref.url, depth: ref.depth, ...values, attempts: 1 })
-        .onConflictDoUpdate({ target: [pages.jobId, pages.urlKey], set: values, setWhere: ne(pages.status, 'scraped') })
-        .returning(options.returnRow ? pageColumns : { id: pages.id });
   const charge: CreditMovement = { teamId: ref.teamId, amount: price.amount, operation: price.operation, jobId: ref.jobId, idempotencyKey: price.idempotencyKey };
-  const finish = (onlyIf?: SQL) => db.update(jobs).set({ status: 'completed', finishedAt: new Date() }).where(and(eq(jobs.id, ref.jobId), onlyIf));
   let pageId: string | undefined;
   let row: PageRow | undefined;
-  if (effects) {
-    await twoStepTransaction(db, [write, ...effects.reads], ([written, ...reads]) => {
+  if (options.frontierRow) {
+    const write = db
+      .update(pages)
+      .set({ ...values, attempts: sql`${pages.attempts} + 1` })
+      .where(and(eq(pages.id, options.frontierRow), ne(pages.status, 'scraped')))
+      .returning({ id: pages.id });
+    await twoStepTransaction(db, [write, ...(effects?.reads ?? [])], ([written, ...reads]) => {
       pageId = written?.[0]?.id as string | undefined;
       if (!pageId) return [];
       return [
-        ...effects.writes(pageId, reads),
+        ...(effects?.writes(pageId, reads) ?? []),
         // Last: the team's balance row is shared by all its jobs' transactions.
         chargeStatement(charge),
-        options.finishJob ? finish() : null,
+        options.finishJob ? db.update(jobs).set({ status: 'completed', finishedAt: new Date() }).where(eq(jobs.id, ref.jobId)) : null,
       ].filter((statement) => statement !== null);
     });
   } else {
-    const written = sql`exists (select 1 from page)`;
-    // A builder in a template is wrapped as a subquery, which WITH refuses for a write: its SQL is not.
-    const ctes = [sql`page as (${write.getSQL()})`, chargeCtes(charge, written), options.finishJob ? sql`finished as (${finish(written).getSQL()})` : null].filter((cte) => cte !== null);
-    const [stored] = await db.execute<{ id: string }>(sql`with ${sql.join(ctes, sql`, `)} select * from page`);
-    pageId = stored?.id;
-    if (stored && options.returnRow) row = pageRowFromDriver(stored);
+    if (effects) throw new Error('A page stored with effects is stored into its frontier row');
+    const shape = { withId: ref.pageId !== undefined, returnRow: options.returnRow === true, finishJob: options.finishJob, charged: charge.amount > 0 };
+    const [stored] = await runBuilt(db, singleStatement(db, shape), {
+      ...values,
+      ...(shape.withId && { id: ref.pageId }),
+      jobId: ref.jobId,
+      urlKey: ref.urlKey,
+      url: ref.url,
+      depth: ref.depth,
+      ...(shape.charged && chargeValues(charge)),
+      ...(shape.finishJob && { finishedAt: scrapedAt.toISOString() }),
+    });
+    pageId = stored?.id as string | undefined;
+    if (stored && shape.returnRow) row = pageRowFromDriver(stored);
   }
   if (!pageId) return (await findStoredPage(db, ref.jobId, ref.urlKey))!;
   recordStoredPage(price.operation, page.renderer, page.timing, price.amount);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { jobs, ledger, pages, teams } from '../../src/db/schema';
 import { createJob } from '../../src/jobs/job-store';
@@ -38,6 +38,24 @@ describe('a single-page job in Postgres', () => {
     const again = await storeScrapedPage(db, ref, page('Second attempt.'), price, options);
     expect(again).toEqual({ pageId: jobId, statusCode: 200, credits: 2 });
     expect(await state()).toEqual({ job: 'completed', pages: [{ id: jobId, text: 'First attempt.', credits: 2 }], ledger: [{ amount: -2 }], balance: 8 });
+  });
+
+  it('answers the row as it stored it, with the formats the page lacks as NULL (not JSON null), for the next request to see as missing', async () => {
+    const { db, jobId, ref, page } = await singlePageJob('row-back', 10);
+    const stored = await storeScrapedPage(db, ref, page('Low water at 12:30.'), { amount: 1, operation: 'scrape', idempotencyKey: `scrape:${jobId}` }, {
+      keepRawHtml: false,
+      searchable: true,
+      finishJob: true,
+      variant: 'default',
+      returnRow: true,
+    });
+    const { searchVector: _notRead, ...row } = (await db.select().from(pages).where(eq(pages.id, jobId)))[0]!;
+    expect(stored.row).toEqual(row);
+    expect(row).toMatchObject({ text: 'Low water at 12:30.', rawHtml: null, screenshot: null, actions: null, branding: null, llmFormats: null, attempts: 1 });
+    const [nulls] = await db.execute<Record<string, boolean>>(
+      sql`select screenshot is null as screenshot, actions is null as actions, branding is null as branding, llm_formats is null as llm, links is not null as links from ${pages} where id = ${jobId}`,
+    );
+    expect(nulls).toEqual({ screenshot: true, actions: true, branding: true, llm: true, links: true });
   });
 
   it('stores an uncharged page with no ledger row, and leaves the job to its caller when told to', async () => {
