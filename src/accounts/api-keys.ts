@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull, like } from 'drizzle-orm';
+import { and, desc, eq, isNull, like, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { apiKeys, teams } from '../db/schema';
 
@@ -27,18 +27,18 @@ export async function createApiKey(db: Db, teamId: string): Promise<{ key: strin
   return { key, prefix };
 }
 
-/** The query for the team a live (not revoked) key belongs to: at most one row. */
-export function liveKeyQuery(db: Db, key: string) {
+/** The query for the team a live (not revoked) key belongs to, by the key's hash (or a placeholder for it): at most one row. */
+export function liveKeyQuery(db: Db, keyHash: string | Placeholder) {
   return db
     .select({ teamId: teams.id, teamName: teams.name, keyPrefix: apiKeys.prefix })
     .from(apiKeys)
     .innerJoin(teams, eq(teams.id, apiKeys.teamId))
-    .where(and(eq(apiKeys.keyHash, hashApiKey(key)), isNull(apiKeys.revokedAt)));
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
 }
 
 /** The team a live (not revoked) key belongs to. */
 export async function authenticate(db: Db, key: string): Promise<AuthenticatedTeam | undefined> {
-  const [row] = await liveKeyQuery(db, key);
+  const [row] = await liveKeyQuery(db, hashApiKey(key));
   return row;
 }
 

