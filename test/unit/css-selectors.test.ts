@@ -33,14 +33,14 @@ describe('CSS selectors compiled once', () => {
         expect(selectAll(document, selector), where).toEqual([...document.querySelectorAll(selector)]);
         expect(selectAll(document.body, selector), where).toEqual([...document.body.querySelectorAll(selector)]);
         expect(selectOne(document.body, selector), where).toBe(document.body.querySelector(selector));
-        for (const element of elements.filter((_, i) => i % 7 === 0)) {
+        for (const element of elements.filter((_, i) => i % 20 === 0)) {
           expect(matches(element, selector), where).toBe(element.matches(selector));
           expect(closest(element, selector), where).toBe(element.closest(selector));
           compared++;
         }
       }
     }
-    expect(compared).toBeGreaterThan(10_000);
+    expect(compared).toBeGreaterThan(2_000);
   });
 
   it('take a missing element as having no match, and throw on an invalid selector as the DOM does', () => {
