@@ -1,4 +1,4 @@
-import { is, Param, Placeholder, type SQL } from 'drizzle-orm';
+import { DrizzleQueryError, is, Param, Placeholder, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type postgres from 'postgres';
 import type { Db } from './client';
@@ -44,7 +44,16 @@ function fill(params: unknown[], values: Record<string, unknown>): unknown[] {
   });
 }
 
-/** Runs a built statement with its placeholders' values, as a prepared statement; answers the driver's rows. */
+/**
+ * Runs a built statement with its placeholders' values, as a prepared statement; answers the
+ * driver's rows. A failure is wrapped as drizzle wraps its own queries' (DrizzleQueryError), so
+ * that it reads the same to the error handling (an unreachable Postgres is a 503 that says so).
+ */
 export async function runBuilt<T extends object = Rows[number]>(db: Db, statement: BuiltStatement, values: Record<string, unknown>): Promise<T[]> {
-  return db.$client.unsafe<T[]>(statement.text, fill(statement.params, values) as postgres.ParameterOrJSON<never>[], { prepare: true });
+  const params = fill(statement.params, values);
+  try {
+    return await db.$client.unsafe<T[]>(statement.text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
+  } catch (err) {
+    throw new DrizzleQueryError(statement.text, params, err instanceof Error ? err : new Error(String(err)));
+  }
 }
