@@ -1,5 +1,6 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Queryable, Tx } from '../db/client';
+import { preparedPerDb } from '../db/prepared-per-db';
 import { ledger, teams } from '../db/schema';
 import { recordCharge } from '../metrics/page-metrics';
 
@@ -101,7 +102,15 @@ export function grant(db: Db, m: CreditMovement): Promise<boolean> {
   return db.transaction((tx) => move(tx, m, 1));
 }
 
+const balanceQuery = preparedPerDb((db) =>
+  db
+    .select({ credits: teams.credits })
+    .from(teams)
+    .where(eq(teams.id, sql.placeholder('teamId')))
+    .prepare('credit_balance'),
+);
+
 export async function creditBalance(db: Db, teamId: string): Promise<number> {
-  const [row] = await db.select({ credits: teams.credits }).from(teams).where(eq(teams.id, teamId));
+  const [row] = await balanceQuery(db).execute({ teamId });
   return row?.credits ?? 0;
 }

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client';
+import { preparedPerDb } from '../db/prepared-per-db';
 import { crawlBudgets, jobs, type JobKind } from '../db/schema';
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -17,26 +18,40 @@ export interface NewJob {
   requestHash?: string;
 }
 
+/** The insert of a job row, one statement on every scrape: made once, with a placeholder per column. */
+const insertJob = preparedPerDb((db) =>
+  db
+    .insert(jobs)
+    .values({
+      id: sql.placeholder('id'),
+      teamId: sql.placeholder('teamId'),
+      kind: sql.placeholder('kind'),
+      url: sql.placeholder('url'),
+      options: sql.placeholder('options'),
+      idempotencyKey: sql.placeholder('idempotencyKey'),
+      requestHash: sql.placeholder('requestHash'),
+      expiresAt: sql.placeholder('expiresAt'),
+    })
+    .returning()
+    .prepare('insert_job'),
+);
+
 export async function createJob(db: Db, job: NewJob): Promise<JobRow> {
-  const insert = (q: Queryable) =>
-    q
-      .insert(jobs)
-      .values({
-        id: job.id,
-        teamId: job.teamId,
-        kind: job.kind,
-        url: job.url,
-        options: job.options,
-        idempotencyKey: job.idempotencyKey,
-        requestHash: job.requestHash,
-        expiresAt: new Date(Date.now() + job.ttlHours * 3_600_000),
-      })
-      .returning();
+  const values = {
+    id: job.id,
+    teamId: job.teamId,
+    kind: job.kind,
+    url: job.url ?? null,
+    options: job.options ?? {},
+    idempotencyKey: job.idempotencyKey ?? null,
+    requestHash: job.requestHash ?? null,
+    expiresAt: new Date(Date.now() + job.ttlHours * 3_600_000),
+  };
   // A job without a page budget is one statement: no BEGIN and COMMIT round trips on every scrape.
-  if (job.pageLimit === undefined) return (await insert(db))[0]!;
+  if (job.pageLimit === undefined) return (await insertJob(db).execute(values))[0]!;
   const { pageLimit } = job;
   return db.transaction(async (tx) => {
-    const [row] = await insert(tx);
+    const [row] = await tx.insert(jobs).values(values).returning();
     await tx.insert(crawlBudgets).values({ jobId: job.id, pageLimit });
     return row!;
   });

@@ -2,6 +2,7 @@ import { and, desc, eq, gte, isNotNull, ne, sql, type Placeholder, type SQL, typ
 import { chargeCtes, chargeStatement, chargeValues, type CreditMovement } from '../credits/ledger';
 import { buildOnce, runBuilt, type BuiltStatement } from '../db/built-once';
 import type { Db, Queryable } from '../db/client';
+import { preparedPerDb } from '../db/prepared-per-db';
 import { twoStepTransaction, type Rows } from '../db/two-step-transaction';
 import { jobs, pages } from '../db/schema';
 import type { LlmFormats } from '../db/llm-formats';
@@ -291,22 +292,35 @@ export interface CachedPageNeeds {
   html: boolean;
 }
 
+/**
+ * The lookup of a cached copy by what it must hold: four shapes (bit 2 the raw HTML, bit 1 the
+ * cleaned), each made once (prepared-per-db.ts): a v2 scrape looks for a copy by default.
+ */
+const cachedPageQueries = [0, 1, 2, 3].map((shape) =>
+  preparedPerDb((db) =>
+    db
+      .select(pageColumns)
+      .from(pages)
+      .where(
+        and(
+          eq(pages.urlKey, sql.placeholder('urlKey')),
+          eq(pages.variant, sql.placeholder('variant')),
+          eq(pages.status, 'scraped'),
+          gte(pages.scrapedAt, sql.placeholder('since')),
+          ...(shape & 2 ? [isNotNull(pages.rawHtml)] : []),
+          ...(shape & 1 ? [isNotNull(pages.html)] : []),
+        ),
+      )
+      .orderBy(desc(pages.scrapedAt))
+      .limit(1)
+      .prepare(`cached_page_${shape}`),
+  ),
+);
+
 /** The newest stored copy of a URL with the same content variant, no older than `maxAgeMs`. */
 export async function findCachedPage(db: Db, urlKey: string, variant: string, maxAgeMs: number, needs: CachedPageNeeds) {
-  const [row] = await db
-    .select(pageColumns)
-    .from(pages)
-    .where(
-      and(
-        eq(pages.urlKey, urlKey),
-        eq(pages.variant, variant),
-        eq(pages.status, 'scraped'),
-        gte(pages.scrapedAt, new Date(Date.now() - maxAgeMs)),
-        ...(needs.rawHtml ? [isNotNull(pages.rawHtml)] : []),
-        ...(needs.html ? [isNotNull(pages.html)] : []),
-      ),
-    )
-    .orderBy(desc(pages.scrapedAt))
-    .limit(1);
+  const query = cachedPageQueries[(needs.rawHtml ? 2 : 0) + (needs.html ? 1 : 0)]!(db);
+  // A placeholder in a condition is not encoded by the column, as one in an insert's values is: the driver takes text.
+  const [row] = await query.execute({ urlKey, variant, since: new Date(Date.now() - maxAgeMs).toISOString() });
   return row;
 }

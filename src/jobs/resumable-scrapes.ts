@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { preparedPerDb } from '../db/prepared-per-db';
 import { jobs } from '../db/schema';
 import { requestHash } from './idempotency';
 
@@ -19,16 +20,28 @@ export async function markResumable(db: Db, jobId: string, key: string): Promise
   await db.update(jobs).set({ resumeKey: key }).where(eq(jobs.id, jobId));
 }
 
+const resumableQuery = preparedPerDb((db) =>
+  db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.teamId, sql.placeholder('teamId')),
+        eq(jobs.resumeKey, sql.placeholder('key')),
+        ne(jobs.status, 'failed'),
+        gt(jobs.createdAt, sql`now() - ${`${RESUME_WINDOW_MS} milliseconds`}::interval`),
+      ),
+    )
+    .orderBy(desc(jobs.createdAt))
+    .limit(1)
+    .prepare('resumable_scrape'),
+);
+
 /**
  * The team's latest scrape the same request left running or finished within the window, if any;
  * a failed one is not resumed (the request starts afresh).
  */
 export async function findResumable(db: Db, teamId: string, key: string): Promise<string | undefined> {
-  const [job] = await db
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(eq(jobs.teamId, teamId), eq(jobs.resumeKey, key), ne(jobs.status, 'failed'), gt(jobs.createdAt, sql`now() - ${`${RESUME_WINDOW_MS} milliseconds`}::interval`)))
-    .orderBy(desc(jobs.createdAt))
-    .limit(1);
+  const [job] = await resumableQuery(db).execute({ teamId, key });
   return job?.id;
 }
