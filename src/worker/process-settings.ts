@@ -10,8 +10,13 @@
  * `--heap-growing-percent=50`: after a full collection a heap may grow to 1.5x what is live,
  * instead of up to 4x when it allocates fast. Unlike a cap (`--max-old-space-size`), it lets a
  * burst of large pages grow the heap instead of ending the process.
+ * `--single-threaded-gc`: each thread collects its own heap, without V8's helper threads. The
+ * worker is busy with pages on every core, so the helpers' parallel scavenges and concurrent
+ * marking (18% of the machine's CPU in a crawl at `maxConcurrency` 50) only competed with them:
+ * crawls took 5-11% less time, for 6 MB more at the peak of 20,000 pages (benchmarks.md, Crawl).
+ * A thread now stops for the whole of each collection: a page a client waits on may wait one out.
  */
-export const WORKER_NODE_FLAGS = ['--heap-growing-percent=50'] as const;
+export const WORKER_NODE_FLAGS = ['--heap-growing-percent=50', '--single-threaded-gc'] as const;
 
 /**
  * Environment read by the runtime rather than by the service. `MALLOC_ARENA_MAX`: glibc gives
