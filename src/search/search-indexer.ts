@@ -1,8 +1,16 @@
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { Counter } from 'prom-client';
 import type { Queryable } from '../db/client';
 import { SEARCH_VECTOR } from '../db/schema/pages';
+import { METRIC_PREFIX, metrics } from '../metrics/registry';
 import { repeatEvery, type Repeating } from '../runtime/repeat-every';
+
+const pagesIndexed = new Counter({
+  name: `${METRIC_PREFIX}search_pages_indexed_total`,
+  help: "Stored pages this worker's search indexer put in the local search index (a local search indexes what the indexer has not reached yet itself, uncounted).",
+  registers: [metrics],
+});
 
 /** Pages indexed in one statement: a few hundred milliseconds of Postgres on pages of 100,000 characters. */
 export const INDEX_BATCH = 200;
@@ -33,8 +41,10 @@ export function startSearchIndexer(db: Queryable, intervalMs: number, logger: Lo
   return repeatEvery(intervalMs, async () => {
     try {
       let indexed: number;
-      do indexed = await indexPendingPages(db, INDEX_BATCH, true);
-      while (indexed === INDEX_BATCH);
+      do {
+        indexed = await indexPendingPages(db, INDEX_BATCH, true);
+        pagesIndexed.inc(indexed);
+      } while (indexed === INDEX_BATCH);
     } catch (err) {
       // Postgres away: the next pass tries again.
       log.warn({ err }, 'search index pass failed');

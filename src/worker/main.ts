@@ -37,8 +37,11 @@ async function main(): Promise<void> {
   const reconciler = config.WORKER_QUEUES.includes('http')
     ? startReconciler(database.db, new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config.RECONCILE_INTERVAL_SECONDS * 1000, logger)
     : undefined;
-  // Pages are stored by the HTTP queue's activities; one indexer per such worker (they skip each other's rows).
-  const searchIndexer = config.WORKER_QUEUES.includes('http') ? startSearchIndexer(database.db, config.SEARCH_INDEX_INTERVAL_MS, logger) : undefined;
+  // Pages are stored by the HTTP queue's activities; one indexer per such worker (they skip each
+  // other's rows). A worker that searches no local index leaves the vectors to workers that do:
+  // to_tsvector is the largest Postgres cost of a crawled page.
+  const searchIndexer =
+    config.WORKER_QUEUES.includes('http') && config.SEARCH_PROVIDER.includes('local') ? startSearchIndexer(database.db, config.SEARCH_INDEX_INTERVAL_MS, logger) : undefined;
   logger.info(
     {
       queues: workers.map((w) => w.options.taskQueue),
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
       llm: config.llm ? `${config.llm.model} at ${config.llm.baseUrl}` : 'none',
       metrics: metricsServer?.url ?? 'off',
       tracing: config.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'off',
+      searchIndexer: searchIndexer ? 'on' : 'off',
     },
     'worker started',
   );

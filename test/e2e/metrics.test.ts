@@ -82,6 +82,15 @@ describe('Prometheus /metrics after a scrape and a crawl', () => {
     expect(m.some((s) => s.name.startsWith('temporal_worker_task_slots_available'))).toBe(true);
   });
 
+  it('the worker counts the pages its search indexer put in the local index', async () => {
+    // The crawl's pages are indexed within a second or so; other stacks' indexers may take some.
+    let indexed = 0;
+    for (const deadline = Date.now() + 15_000; indexed === 0 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+      indexed = sampleSum(await workerMetrics(), 'wcs_search_pages_indexed_total') ?? 0;
+    }
+    expect(indexed).toBeGreaterThan(0);
+  });
+
   it('the API counts the single scrapes its own scrape worker ran (eager starts), with their stage timings', async () => {
     const m = await apiMetrics();
     expect(sampleSum(m, 'wcs_pages_scraped_total', { operation: 'scrape' })).toBeGreaterThanOrEqual(1);

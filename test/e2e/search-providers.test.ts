@@ -1,12 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ledger } from '../../src/db/schema';
+import { ledger, pages } from '../../src/db/schema';
 import { html, startFixtureServer, type FixtureServer } from '../fixtures/fixture-server';
 import { api } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
 import { startFakeSearxng, startFakeSerper, type FakeBehaviour, type FakeHit, type FakeProvider } from '../helpers/fake-search-providers';
 import { startPrivateServer, type PrivateServer } from '../helpers/private-server';
 import { startOwnStack } from '../helpers/own-stack';
+import { sampleSum, scrapeMetrics } from '../helpers/prometheus-text';
 import type { Stack } from '../helpers/stack';
 
 /**
@@ -190,5 +191,20 @@ describe('search provider failures', () => {
     expect(body.code).toBe('SEARCH_PROVIDER_ERROR');
     expect(body.error).toMatch(/searxng did not answer within \d+ ms/);
     expect(Date.now() - started).toBeLessThan(3_000 + 2_000);
+  });
+});
+
+describe('search indexing on a worker that searches no local index', () => {
+  it("runs no indexer there: the pages its searches stored are indexed by the workers that search locally, none by it", async () => {
+    const { db } = testDatabase();
+    const stored = and(like(pages.url, `${site.url}/%`), eq(pages.searchable, true));
+    expect((await db.select({ id: pages.id }).from(pages).where(stored)).length).toBeGreaterThan(0);
+    // The shared stack's worker (SEARCH_PROVIDER local) indexes every second; this one, asked, would have taken some.
+    const deadline = Date.now() + 15_000;
+    while ((await db.select({ id: pages.id }).from(pages).where(and(stored, isNull(pages.searchVector)))).length > 0) {
+      if (Date.now() > deadline) throw new Error("this file's pages were not indexed");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(sampleSum(await scrapeMetrics(stack.workerMetricsUrl), 'wcs_search_pages_indexed_total')).toBe(0);
   });
 });
